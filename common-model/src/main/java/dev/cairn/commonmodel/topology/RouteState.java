@@ -1,0 +1,51 @@
+package dev.cairn.commonmodel.topology;
+
+import dev.cairn.commonmodel.Copies;
+import dev.cairn.commonmodel.ObjectRef;
+import dev.cairn.commonmodel.validation.Problem;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An HTTPRoute or Ingress, reduced to what DNS decisions need. Published on {@code
+ * cairn.topology.routes.v1}, keyed {@code <kind>/<namespace>/<name>}.
+ *
+ * @param kind {@code HTTPRoute} or {@code Ingress}
+ * @param apiVersion the served API version the object was read with, e.g. {@code
+ *     gateway.networking.k8s.io/v1}; used for owner references
+ * @param namespace the namespace
+ * @param name the name
+ * @param uid the object's uid, for owner references
+ * @param hostnames {@code spec.hostnames} (HTTPRoute) or the rule hosts (Ingress), as written
+ * @param backends every backend reference of every rule, in spec order
+ * @param annotations the Cairn-relevant annotations only ({@code directdns.meisterlala.dev/*},
+ *     {@code k8gb.io/*}, {@code external-dns.alpha.kubernetes.io/hostname})
+ * @param problems what could not be normalised, each naming the field and value
+ */
+public record RouteState(
+    String kind,
+    String apiVersion,
+    String namespace,
+    String name,
+    String uid,
+    List<String> hostnames,
+    List<BackendRef> backends,
+    Map<String, String> annotations,
+    List<Problem> problems) {
+
+  public RouteState {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(name, "name");
+    hostnames = Copies.list(hostnames);
+    backends = Copies.list(backends);
+    annotations = Copies.sortedMap(annotations);
+    problems = Copies.list(problems);
+  }
+
+  /** The stable id of this route. */
+  public ObjectRef ref() {
+    return ObjectRef.of(kind, namespace, name);
+  }
+}
