@@ -48,7 +48,7 @@ public record ObjectRef(String kind, String namespace, String name) {
   public static ObjectRef parse(String key) {
     Objects.requireNonNull(key, "key");
     String[] parts = key.split("/", -1);
-    if (parts.length == 3) {
+    if (parts.length == 3 && !parts[1].isBlank()) {
       return new ObjectRef(parts[0], parts[1], parts[2]);
     }
     if (parts.length == 2) {

@@ -12,8 +12,9 @@ import tools.jackson.databind.json.JsonMapper;
  * <ul>
  *   <li>A header with a newer major version than {@link SchemaVersion#CURRENT} raises {@link
  *       SchemaVersionException}: the caller must stop reading that topic.
- *   <li>Bad JSON, a header that is not a version, or a value that breaks a record invariant raises
- *       {@link MalformedRecordException}: the caller logs, counts and skips it.
+ *   <li>Bad JSON (the text {@code null} included: only a missing value is a tombstone), a header
+ *       that is not a version, or a value that breaks a record invariant raises {@link
+ *       MalformedRecordException}: the caller logs, counts and skips it.
  *   <li>A message without the header (written by hand with kcat, say) is read as the current
  *       version.
  * </ul>
@@ -39,13 +40,22 @@ public final class CairnDeserializer<T> implements Deserializer<T> {
     if (data == null) {
       return null;
     }
+    T value;
     try {
-      return mapper.readValue(data, type);
+      value = mapper.readValue(data, type);
     } catch (JacksonException | IllegalArgumentException | NullPointerException e) {
       throw new MalformedRecordException(
           "topic " + topic + ": value is not a valid " + type.getSimpleName() + ": " + rootCause(e),
           e);
     }
+    if (value == null) {
+      // The JSON text "null" is not a tombstone (a record without value); reading it as one would
+      // let a hand-written message delete state.
+      throw new MalformedRecordException(
+          "topic " + topic + ": value is not a valid " + type.getSimpleName() + ": JSON null",
+          null);
+    }
+    return value;
   }
 
   @Override
@@ -58,7 +68,15 @@ public final class CairnDeserializer<T> implements Deserializer<T> {
           found = SchemaVersion.parse(header.value());
         } catch (IllegalArgumentException e) {
           throw new MalformedRecordException(
-              "topic " + topic + ": header " + SchemaVersion.HEADER + ": " + e.getMessage(), e);
+              "topic "
+                  + topic
+                  + ": "
+                  + type.getSimpleName()
+                  + " message has a bad header "
+                  + SchemaVersion.HEADER
+                  + ": "
+                  + e.getMessage(),
+              e);
         }
         if (!SchemaVersion.CURRENT.canRead(found)) {
           throw new SchemaVersionException(topic, found, SchemaVersion.CURRENT);

@@ -1,5 +1,6 @@
 package dev.cairn.commonmodel.codec;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.SerializationFeature;
@@ -15,7 +16,9 @@ import tools.jackson.databind.json.JsonMapper;
  *       ({@code ttlSeconds});
  *   <li>{@code null} fields are left out; empty lists and maps are written;
  *   <li>unknown properties are ignored (minor versions add fields);
- *   <li>map entries are sorted by key, so equal state gives equal bytes.
+ *   <li>map entries are sorted by key, so equal state gives equal bytes;
+ *   <li>only record components are written: derived {@code isX()} methods ({@code
+ *       BackendRef.isService()}, {@code EndpointState.isReady()}) are not properties.
  * </ul>
  */
 public final class CairnJson {
@@ -32,6 +35,9 @@ public final class CairnJson {
         .disable(DateTimeFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
         .changeDefaultPropertyInclusion(
             incl -> incl.withValueInclusion(JsonInclude.Include.NON_NULL))
+        // Without this, isReady() would replace the ready component (null written as true) and
+        // isService() would add a "service" field to the wire format.
+        .changeDefaultVisibility(vc -> vc.withIsGetterVisibility(JsonAutoDetect.Visibility.NONE))
         .build();
   }
 }

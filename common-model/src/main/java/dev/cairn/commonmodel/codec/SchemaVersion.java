@@ -40,9 +40,9 @@ public record SchemaVersion(int major, int minor) {
             Integer.parseInt(text.substring(0, dot)), Integer.parseInt(text.substring(dot + 1)));
   }
 
-  /** Parses the UTF-8 bytes of a header value. */
+  /** Parses the UTF-8 bytes of a header value; a header without value is not a version. */
   public static SchemaVersion parse(byte[] header) {
-    return parse(new String(header, StandardCharsets.UTF_8));
+    return parse(header == null ? null : new String(header, StandardCharsets.UTF_8));
   }
 
   /** True when a consumer built at this version can read messages of {@code other}. */

@@ -187,11 +187,16 @@ public final class StateTopicReader<V> implements AutoCloseable {
 
   private List<TopicPartition> awaitPartitions(KafkaConsumer<byte[], byte[]> c) {
     while (running) {
-      List<PartitionInfo> infos = c.partitionsFor(topic, Duration.ofSeconds(10));
-      if (infos != null && !infos.isEmpty()) {
-        return infos.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+      try {
+        List<PartitionInfo> infos = c.partitionsFor(topic, Duration.ofSeconds(10));
+        if (infos != null && !infos.isEmpty()) {
+          return infos.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+        }
+        log.atInfo().addKeyValue("topic", topic).log("waiting for the topic to exist");
+      } catch (org.apache.kafka.common.errors.TimeoutException e) {
+        // The broker is not reachable yet: keep trying, a reader never gives up on its topic.
+        log.atWarn().addKeyValue("topic", topic).log("broker not reachable yet; retrying");
       }
-      log.atInfo().addKeyValue("topic", topic).log("waiting for the topic to exist");
       try {
         Thread.sleep(500);
       } catch (InterruptedException e) {

@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * Tells consumers whether the watcher's published view is complete. Published on {@code
- * cairn.topology.sync.v1}, keyed by the watcher's cluster name.
+ * cairn.topology.sync.v1}, keyed {@code topology-watcher}.
  *
  * <p>A watcher that starts (or becomes leader) publishes {@link Phase#SYNCING} with a new {@code
  * generation}; after the initial list of every informer it publishes {@link Phase#SYNCED} with the

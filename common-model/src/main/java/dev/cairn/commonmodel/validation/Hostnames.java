@@ -1,6 +1,5 @@
 package dev.cairn.commonmodel.validation;
 
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -21,13 +20,23 @@ public final class Hostnames {
 
   private Hostnames() {}
 
-  /** Lower-cases and strips one trailing dot; {@code null} stays {@code null}. */
+  /**
+   * Lower-cases ASCII letters and strips one trailing dot; {@code null} stays {@code null}. Only
+   * ASCII is folded (RFC 4343): {@code toLowerCase} would turn the Kelvin sign U+212A into an ASCII
+   * {@code k} and let a non-ASCII name pass the check.
+   */
   public static String normalise(String name) {
     if (name == null) {
       return null;
     }
     String n = name.endsWith(".") ? name.substring(0, name.length() - 1) : name;
-    return n.toLowerCase(Locale.ROOT);
+    char[] chars = n.toCharArray();
+    for (int i = 0; i < chars.length; i++) {
+      if (chars[i] >= 'A' && chars[i] <= 'Z') {
+        chars[i] = (char) (chars[i] + ('a' - 'A'));
+      }
+    }
+    return new String(chars);
   }
 
   /**
