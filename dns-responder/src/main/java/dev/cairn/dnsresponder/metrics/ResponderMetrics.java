@@ -1,0 +1,115 @@
+package dev.cairn.dnsresponder.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.xbill.DNS.Rcode;
+import org.xbill.DNS.Type;
+
+/**
+ * The responder's Micrometer meters.
+ *
+ * <ul>
+ *   <li>{@code responder.queries} (counter; tags {@code rcode}, {@code qtype}, {@code transport}):
+ *       answered queries; qtypes other than A, AAAA, CNAME, TXT, SOA, NS and ANY count as {@code
+ *       OTHER}
+ *   <li>{@code responder.query.latency} (timer with percentile histogram): parse to encoded
+ *       response
+ *   <li>{@code responder.queries.dropped} (counter): unparseable datagrams and messages that were
+ *       responses themselves
+ *   <li>{@code responder.responses.rate.limited} (counter; tag {@code action} = {@code slip} or
+ *       {@code drop})
+ *   <li>{@code responder.snapshot.rebuild.failures} (counter)
+ *   <li>{@code responder.snapshot.age}, {@code .names}, {@code .records}, {@code .problems}
+ *       (gauges, registered by the zone cache)
+ * </ul>
+ */
+public final class ResponderMetrics {
+
+  private final MeterRegistry registry;
+  private final Timer latency;
+  private final Counter dropped;
+  private final Counter slipped;
+  private final Counter rateDropped;
+  private final Counter rebuildFailures;
+  private final ConcurrentHashMap<Integer, Counter> queries = new ConcurrentHashMap<>();
+
+  public ResponderMetrics(MeterRegistry registry) {
+    this.registry = registry;
+    this.latency =
+        Timer.builder("responder.query.latency")
+            .description("Time from a parsed query to its encoded response")
+            .publishPercentileHistogram()
+            .minimumExpectedValue(Duration.ofNanos(1_000))
+            .maximumExpectedValue(Duration.ofMillis(100))
+            .register(registry);
+    this.dropped =
+        Counter.builder("responder.queries.dropped")
+            .description("Datagrams dropped: unparseable, or responses rather than queries")
+            .register(registry);
+    this.slipped = rateLimited("slip");
+    this.rateDropped = rateLimited("drop");
+    this.rebuildFailures =
+        Counter.builder("responder.snapshot.rebuild.failures")
+            .description("Snapshot rebuilds that failed; the previous view kept serving")
+            .register(registry);
+  }
+
+  private Counter rateLimited(String action) {
+    return Counter.builder("responder.responses.rate.limited")
+        .description("Responses withheld by response rate limiting")
+        .tag("action", action)
+        .register(registry);
+  }
+
+  /** The registry, for gauges owned by other components. */
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  /** Counts an answered query and its latency. */
+  public void answered(int rcode, int qtype, boolean udp, long nanos) {
+    int type = typeBucket(qtype);
+    int key = (rcode << 12) | (type << 1) | (udp ? 1 : 0);
+    Counter counter = queries.get(key);
+    if (counter == null) {
+      counter =
+          queries.computeIfAbsent(
+              key,
+              k ->
+                  Counter.builder("responder.queries")
+                      .description("Queries answered, by response code and question type")
+                      .tag("rcode", Rcode.string(rcode))
+                      .tag("qtype", type == 0 ? "OTHER" : Type.string(type))
+                      .tag("transport", udp ? "udp" : "tcp")
+                      .register(registry));
+    }
+    counter.increment();
+    latency.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Counts a dropped message. */
+  public void dropped() {
+    dropped.increment();
+  }
+
+  /** Counts a rate-limited response: slipped (sent truncated) or dropped. */
+  public void rateLimited(boolean slip) {
+    (slip ? slipped : rateDropped).increment();
+  }
+
+  /** Counts a failed rebuild. */
+  public void rebuildFailed() {
+    rebuildFailures.increment();
+  }
+
+  private static int typeBucket(int qtype) {
+    return switch (qtype) {
+      case Type.A, Type.AAAA, Type.CNAME, Type.TXT, Type.SOA, Type.NS, Type.ANY -> qtype;
+      default -> 0;
+    };
+  }
+}

@@ -1,0 +1,400 @@
+package dev.cairn.dnsresponder.store;
+
+import dev.cairn.dnsresponder.answer.AnswerView;
+import dev.cairn.dnsresponder.answer.ServingState;
+import dev.cairn.dnsresponder.metrics.ResponderMetrics;
+import dev.cairn.dnsresponder.zone.BuildResult;
+import dev.cairn.dnsresponder.zone.EndpointInput;
+import dev.cairn.dnsresponder.zone.SnapshotBuilder;
+import dev.cairn.dnsresponder.zone.SourcedProblem;
+import dev.cairn.dnsresponder.zone.ZoneSnapshot;
+import dev.cairn.dnsresponder.zone.Zones;
+import io.micrometer.core.instrument.Gauge;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the {@link AnswerView} every query reads, following kudurru's zone cache.
+ *
+ * <ul>
+ *   <li>Until the source has synced, the view is unsynced: in-zone names get SERVFAIL.
+ *   <li>Every change schedules a rebuild after the debounce; bursts coalesce into one. A rebuild
+ *       reads the whole cache (level-triggered), builds a new snapshot with the pure {@link
+ *       SnapshotBuilder} and swaps it in atomically. A rebuild that fails keeps the previous view,
+ *       is logged, counted and shown in health until a later rebuild succeeds.
+ *   <li>After the first sync the endpoints are written to the snapshot file, then at most once per
+ *       write interval when they changed, and once more on close.
+ *   <li>Without a sync within the grace period, a snapshot file of the same cluster id that is not
+ *       older than the maximum age is served ({@link ServingState#FROM_SNAPSHOT}) until the source
+ *       syncs or the copy grows too old.
+ *   <li>During an API outage after the sync, the informers keep their cache and the last view keeps
+ *       serving.
+ * </ul>
+ *
+ * All state changes run on one scheduler thread.
+ */
+public final class ZoneCache implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(ZoneCache.class);
+
+  /**
+   * Timing and identity settings.
+   *
+   * @param debounce the delay between a change and its rebuild
+   * @param snapshotGrace how long to wait for a sync before serving the snapshot file
+   * @param snapshotWriteInterval how often at most the snapshot file is rewritten
+   * @param snapshotMaxAge the oldest snapshot file that is served
+   * @param clusterId written into, and required from, the snapshot file
+   */
+  public record Settings(
+      Duration debounce,
+      Duration snapshotGrace,
+      Duration snapshotWriteInterval,
+      Duration snapshotMaxAge,
+      String clusterId) {
+    public Settings {
+      Objects.requireNonNull(debounce, "debounce");
+      Objects.requireNonNull(snapshotGrace, "snapshotGrace");
+      Objects.requireNonNull(snapshotWriteInterval, "snapshotWriteInterval");
+      Objects.requireNonNull(snapshotMaxAge, "snapshotMaxAge");
+      Objects.requireNonNull(clusterId, "clusterId");
+    }
+  }
+
+  /**
+   * What health reports.
+   *
+   * @param state where the records come from
+   * @param builtAt when the served snapshot was built, or {@code null}
+   * @param names names in the served snapshot
+   * @param records records in the served snapshot
+   * @param problems problems found in the inputs of the served snapshot
+   * @param lastFailure the last rebuild failure since the last success, or {@code null}
+   * @param watching whether every watch is connected
+   * @param snapshotWrittenAt when the file being served (from-snapshot) or last written was
+   *     written, or {@code null}
+   */
+  public record Status(
+      ServingState state,
+      Instant builtAt,
+      int names,
+      int records,
+      int problems,
+      String lastFailure,
+      boolean watching,
+      Instant snapshotWrittenAt) {}
+
+  private final Zones zones;
+  private final SnapshotBuilder.Limits limits;
+  private final EndpointSource source;
+  private final SnapshotFile file;
+  private final Settings settings;
+  private final Clock clock;
+  private final ResponderMetrics metrics;
+  private final ScheduledExecutorService scheduler;
+  private final AtomicReference<AnswerView> view;
+  private final AtomicBoolean rebuildPending = new AtomicBoolean();
+  private volatile String lastFailure;
+  private volatile Instant snapshotWrittenAt;
+  private boolean dirty;
+  private boolean everSynced;
+
+  /**
+   * @param file the snapshot file, or {@code null} for none
+   */
+  public ZoneCache(
+      Zones zones,
+      SnapshotBuilder.Limits limits,
+      EndpointSource source,
+      SnapshotFile file,
+      Settings settings,
+      Clock clock,
+      ResponderMetrics metrics) {
+    this.zones = Objects.requireNonNull(zones, "zones");
+    this.limits = Objects.requireNonNull(limits, "limits");
+    this.source = Objects.requireNonNull(source, "source");
+    this.file = file;
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.view = new AtomicReference<>(AnswerView.unsynced(zones));
+    this.scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "zone-cache");
+              t.setDaemon(true);
+              return t;
+            });
+    registerGauges();
+  }
+
+  /** The view to answer from now. */
+  public AnswerView view() {
+    return view.get();
+  }
+
+  /** Starts the source, the grace timer and the snapshot writer. */
+  public void start() {
+    scheduler.schedule(
+        this::graceExpired, settings.snapshotGrace().toMillis(), TimeUnit.MILLISECONDS);
+    if (file != null) {
+      long every = Math.max(1, settings.snapshotWriteInterval().toMillis());
+      scheduler.scheduleWithFixedDelay(this::persistIfDirty, every, every, TimeUnit.MILLISECONDS);
+    }
+    source.start(
+        new EndpointSource.Listener() {
+          @Override
+          public void changed() {
+            requestRebuild();
+          }
+
+          @Override
+          public void synced() {
+            scheduler.execute(ZoneCache.this::rebuild);
+          }
+        });
+  }
+
+  /** Schedules a rebuild after the debounce, unless one is already pending. */
+  void requestRebuild() {
+    if (rebuildPending.compareAndSet(false, true)) {
+      scheduler.schedule(
+          () -> {
+            rebuildPending.set(false);
+            rebuild();
+          },
+          settings.debounce().toMillis(),
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** What health shows. */
+  public Status status() {
+    AnswerView current = view.get();
+    ZoneSnapshot snapshot = current.snapshot();
+    return new Status(
+        current.state(),
+        snapshot == null ? null : snapshot.builtAt(),
+        snapshot == null ? 0 : snapshot.nameCount(),
+        snapshot == null ? 0 : snapshot.recordCount(),
+        snapshot == null ? 0 : snapshot.problems().size(),
+        lastFailure,
+        source.watching(),
+        snapshotWrittenAt);
+  }
+
+  private void rebuild() {
+    if (!source.synced()) {
+      return; // events of the initial list: the sync itself triggers the first build
+    }
+    try {
+      List<EndpointInput> inputs = source.inputs();
+      AnswerView current = view.get();
+      if (current.state() == ServingState.SYNCED
+          && lastFailure == null
+          && new HashSet<>(inputs).equals(new HashSet<>(current.snapshot().inputs()))) {
+        return; // a resync or a change to something we do not read
+      }
+      if (swap(inputs, ServingState.SYNCED, "informers")) {
+        if (!everSynced) {
+          everSynced = true;
+          dirty = true;
+          persistIfDirty();
+        } else {
+          dirty = true;
+        }
+      }
+    } catch (RuntimeException e) {
+      fail("rebuilding the snapshot failed: " + e, e);
+    }
+  }
+
+  /** Builds and swaps in a view; false (and the old view kept) when the build fails. */
+  private boolean swap(List<EndpointInput> inputs, ServingState state, String from) {
+    BuildResult result = SnapshotBuilder.build(zones, inputs, limits, clock.instant());
+    if (result instanceof BuildResult.Refused refused) {
+      fail(refused.reason(), null);
+      return false;
+    }
+    ZoneSnapshot snapshot = ((BuildResult.Built) result).snapshot();
+    AnswerView next = AnswerView.serving(snapshot, state);
+    AnswerView previous = view.getAndSet(next);
+    if (lastFailure != null) {
+      log.atInfo().log("snapshot rebuilds succeed again");
+    }
+    lastFailure = null;
+    logNewProblems(previous.snapshot(), snapshot);
+    log.atInfo()
+        .addKeyValue("state", state.label())
+        .addKeyValue("from", from)
+        .addKeyValue("names", snapshot.nameCount())
+        .addKeyValue("records", snapshot.recordCount())
+        .addKeyValue("problems", snapshot.problems().size())
+        .log("serving a new snapshot");
+    return true;
+  }
+
+  private void fail(String reason, Throwable cause) {
+    lastFailure = reason;
+    metrics.rebuildFailed();
+    log.atError()
+        .addKeyValue("state", view.get().state().label())
+        .setCause(cause)
+        .log("snapshot rebuild failed; the previous view keeps serving: {}", reason);
+  }
+
+  private static void logNewProblems(ZoneSnapshot previous, ZoneSnapshot next) {
+    Set<SourcedProblem> known = previous == null ? Set.of() : new HashSet<>(previous.problems());
+    for (SourcedProblem problem : new LinkedHashSet<>(next.problems())) {
+      if (!known.contains(problem)) {
+        log.atWarn()
+            .addKeyValue("object", problem.source())
+            .addKeyValue("field", problem.problem().field())
+            .addKeyValue("value", problem.problem().value())
+            .log("DNSEndpoint {}: {}", problem.source(), problem.problem().reason());
+      }
+    }
+  }
+
+  private void graceExpired() {
+    if (source.synced() || file == null) {
+      if (!source.synced()) {
+        log.atWarn().log("no sync within the grace period and no snapshot file; still SERVFAIL");
+      }
+      return;
+    }
+    Optional<SnapshotFile.Content> content;
+    try {
+      content = file.read();
+    } catch (IOException e) {
+      fail("the snapshot file cannot be used: " + e.getMessage(), e);
+      return;
+    }
+    if (content.isEmpty()) {
+      log.atWarn()
+          .addKeyValue("file", file.path())
+          .log("no sync within the grace period and no snapshot file yet; still SERVFAIL");
+      return;
+    }
+    SnapshotFile.Content c = content.get();
+    if (!c.clusterId().equals(settings.clusterId())) {
+      log.atWarn()
+          .addKeyValue("file", file.path())
+          .addKeyValue("fileClusterId", c.clusterId())
+          .addKeyValue("clusterId", settings.clusterId())
+          .log("the snapshot file belongs to another cluster; not serving it");
+      return;
+    }
+    Instant expires = c.writtenAt().plus(settings.snapshotMaxAge());
+    Instant now = clock.instant();
+    if (!expires.isAfter(now)) {
+      log.atWarn()
+          .addKeyValue("file", file.path())
+          .addKeyValue("writtenAt", c.writtenAt())
+          .log("the snapshot file is older than responder.snapshot-max-age; not serving it");
+      return;
+    }
+    if (source.synced()) {
+      return;
+    }
+    if (swap(c.endpoints(), ServingState.FROM_SNAPSHOT, "file")) {
+      snapshotWrittenAt = c.writtenAt();
+      log.atWarn()
+          .addKeyValue("file", file.path())
+          .addKeyValue("writtenAt", c.writtenAt())
+          .log("API server not synced within the grace period; serving from the snapshot file");
+      scheduler.schedule(
+          this::snapshotExpired,
+          Math.max(0, Duration.between(now, expires).toMillis()),
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void snapshotExpired() {
+    if (view.get().state() == ServingState.FROM_SNAPSHOT) {
+      view.set(AnswerView.unsynced(zones));
+      log.atError().log("the snapshot file is now too old to serve; answering SERVFAIL");
+    }
+  }
+
+  private void persistIfDirty() {
+    AnswerView current = view.get();
+    if (file == null || !dirty || current.state() != ServingState.SYNCED) {
+      return;
+    }
+    Instant now = clock.instant();
+    try {
+      file.write(
+          new SnapshotFile.Content(
+              SnapshotFile.FORMAT_VERSION, settings.clusterId(), now, current.snapshot().inputs()));
+      dirty = false;
+      snapshotWrittenAt = now;
+    } catch (IOException | RuntimeException e) {
+      log.atWarn()
+          .addKeyValue("file", file.path())
+          .setCause(e)
+          .log("writing the snapshot file failed; retrying at the next interval");
+    }
+  }
+
+  private void registerGauges() {
+    var registry = metrics.registry();
+    Gauge.builder(
+            "responder.snapshot.age",
+            this,
+            c -> {
+              ZoneSnapshot s = c.view.get().snapshot();
+              return s == null
+                  ? Double.NaN
+                  : Duration.between(s.builtAt(), c.clock.instant()).toMillis() / 1000.0;
+            })
+        .description("Seconds since the served snapshot was built")
+        .baseUnit("seconds")
+        .register(registry);
+    Gauge.builder("responder.snapshot.names", this, c -> c.status().names())
+        .description("Names in the served snapshot")
+        .register(registry);
+    Gauge.builder("responder.snapshot.records", this, c -> c.status().records())
+        .description("Records in the served snapshot")
+        .register(registry);
+    Gauge.builder("responder.snapshot.problems", this, c -> c.status().problems())
+        .description("Problems found in the DNSEndpoints of the served snapshot")
+        .register(registry);
+    Gauge.builder(
+            "responder.synced", this, c -> c.view.get().state() == ServingState.SYNCED ? 1 : 0)
+        .description("1 when serving the cluster's current records, 0 otherwise")
+        .register(registry);
+  }
+
+  /** Stops the timers and the source; writes the snapshot once more when it changed. */
+  @Override
+  public void close() {
+    try {
+      scheduler.submit(this::persistIfDirty).get(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+      log.atWarn().setCause(e).log("the final snapshot write did not complete");
+    }
+    scheduler.shutdownNow();
+    source.close();
+  }
+}
