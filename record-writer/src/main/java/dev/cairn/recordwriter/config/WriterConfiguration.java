@@ -1,0 +1,244 @@
+package dev.cairn.recordwriter.config;
+
+import dev.cairn.commonmodel.Topics;
+import dev.cairn.recordwriter.health.DecisionsHealthIndicator;
+import dev.cairn.recordwriter.health.DnsEndpointsHealthIndicator;
+import dev.cairn.recordwriter.health.LeadershipHealthIndicator;
+import dev.cairn.recordwriter.kafka.DecisionsFeed;
+import dev.cairn.recordwriter.kube.CrdSchema;
+import dev.cairn.recordwriter.kube.DnsEndpointCache;
+import dev.cairn.recordwriter.kube.DnsEndpointMapper;
+import dev.cairn.recordwriter.kube.DnsEndpointStore;
+import dev.cairn.recordwriter.kube.FieldManagerInterceptor;
+import dev.cairn.recordwriter.kube.WriteRateLimiter;
+import dev.cairn.recordwriter.leader.LeaderElection;
+import dev.cairn.recordwriter.lifecycle.WriterLifecycle;
+import dev.cairn.recordwriter.metrics.WriterMetrics;
+import dev.cairn.recordwriter.plan.RecordPlan;
+import dev.cairn.recordwriter.reconcile.RecordReconciler;
+import dev.cairn.recordwriter.reconcile.RecordReports;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The record-writer's beans: wiring only. */
+@Configuration(proxyBeanMethods = false)
+public class WriterConfiguration {
+
+  /** The classpath copy of the DNSEndpoint CRD the writer validates against. */
+  public static final String CRD_RESOURCE = "crds/dnsendpoints.externaldns.k8s.io.yaml";
+
+  @Bean
+  Clock writerClock() {
+    return Clock.systemUTC();
+  }
+
+  @Bean(destroyMethod = "close")
+  KubernetesClient writerKubernetesClient(WriterProperties properties) {
+    Config config =
+        properties.kubernetes().masterUrl() == null
+            ? Config.autoConfigure(null)
+            : new ConfigBuilder(Config.empty())
+                .withMasterUrl(properties.kubernetes().masterUrl().toString())
+                .build();
+    FieldManagerInterceptor fieldManager = new FieldManagerInterceptor(properties.fieldManager());
+    return new KubernetesClientBuilder()
+        .withConfig(config)
+        .withHttpClientBuilderConsumer(
+            b -> b.addOrReplaceInterceptor(FieldManagerInterceptor.NAME, fieldManager))
+        .build();
+  }
+
+  @Bean
+  NewTopic decisionsTopic(WriterProperties properties) {
+    return properties.topics().newTopic(Topics.DECISIONS);
+  }
+
+  @Bean
+  WriterMetrics writerMetrics(MeterRegistry registry) {
+    return new WriterMetrics(registry);
+  }
+
+  @Bean
+  RecordPlan recordPlan(WriterProperties properties) {
+    return new RecordPlan(properties.gracePeriod());
+  }
+
+  @Bean
+  CrdSchema dnsEndpointSchema() {
+    return CrdSchema.load(CRD_RESOURCE, DnsEndpointStore.CONTEXT.getVersion());
+  }
+
+  @Bean
+  DnsEndpointMapper dnsEndpointMapper(KubernetesClient client) {
+    return new DnsEndpointMapper(client.getKubernetesSerialization());
+  }
+
+  @Bean
+  DnsEndpointCache dnsEndpointCache() {
+    return new DnsEndpointCache();
+  }
+
+  @Bean
+  WriteRateLimiter writeRateLimiter(WriterProperties properties) {
+    return new WriteRateLimiter(
+        properties.rateLimit().writesPerSecond(), properties.rateLimit().burst());
+  }
+
+  @Bean
+  DnsEndpointStore dnsEndpointStore(
+      KubernetesClient client,
+      DnsEndpointMapper mapper,
+      DnsEndpointCache cache,
+      CrdSchema schema,
+      WriteRateLimiter limiter,
+      WriterMetrics metrics) {
+    return new DnsEndpointStore(client, mapper, cache, schema, limiter, metrics);
+  }
+
+  @Bean
+  RecordReports recordReports() {
+    return new RecordReports();
+  }
+
+  @Bean
+  LeaderElection leaderElection(KubernetesClient client, WriterProperties properties) {
+    WriterProperties.LeaderElection le = properties.leaderElection();
+    String namespace = le.namespace();
+    if (namespace == null || namespace.isBlank()) {
+      namespace = client.getNamespace() == null ? "default" : client.getNamespace();
+    }
+    String identity = le.identity();
+    if (identity == null || identity.isBlank()) {
+      identity =
+          hostName() + "-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+    }
+    return new LeaderElection(
+        client,
+        new LeaderElection.Settings(
+            le.enabled(),
+            namespace,
+            le.leaseName(),
+            identity,
+            le.leaseDuration(),
+            le.renewDeadline(),
+            le.retryPeriod()));
+  }
+
+  @Bean
+  RecordReconciler recordReconciler(
+      RecordPlan plan,
+      DnsEndpointStore store,
+      DnsEndpointCache cache,
+      DnsEndpointMapper mapper,
+      RecordReports reports,
+      WriterMetrics metrics,
+      Clock writerClock,
+      LeaderElection election,
+      WriterProperties properties) {
+    RecordReconciler reconciler =
+        new RecordReconciler(
+            plan,
+            store,
+            cache,
+            mapper,
+            reports,
+            metrics,
+            writerClock,
+            election::isLeader,
+            properties.resyncPeriod());
+    election.addListener(reconciler::onLeadership);
+    metrics.gauge(
+        "cairn.writer.records.in.grace",
+        "DNSEndpoints kept without targets until their grace period ends",
+        reconciler::graceTimers);
+    metrics.gauge(
+        "cairn.writer.leader",
+        "1 while this instance holds the lease and writes",
+        () -> election.isLeader() ? 1 : 0);
+    metrics.gauge("cairn.writer.owned.records", "DNSEndpoints owned by Cairn", cache::ownedCount);
+    metrics.gauge(
+        "cairn.writer.pending", "DNSEndpoint names waiting to be planned", reconciler::pending);
+    return reconciler;
+  }
+
+  @Bean
+  DecisionsFeed decisionsFeed(
+      KafkaConnectionDetails connection,
+      KafkaProperties kafka,
+      WriterProperties properties,
+      RecordReconciler reconciler,
+      LeaderElection election,
+      WriterMetrics metrics) {
+    Map<String, Object> config = new HashMap<>(kafka.buildConsumerProperties());
+    config.remove(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
+    config.put(ConsumerConfig.CLIENT_ID_CONFIG, "cairn-record-writer-" + election.identity());
+    DecisionsFeed feed =
+        new DecisionsFeed(
+            String.join(",", connection.getConsumer().getBootstrapServers()),
+            config,
+            properties.topics().name(Topics.DECISIONS),
+            reconciler);
+    metrics.gauge(
+        "cairn.writer.decisions.caught.up",
+        "1 once the decisions topic has been read to its end",
+        () -> feed.caughtUp() ? 1 : 0);
+    metrics.gauge("cairn.writer.decisions", "Decisions known", feed::size);
+    return feed;
+  }
+
+  @Bean
+  WriterLifecycle writerLifecycle(
+      DnsEndpointStore store,
+      RecordReconciler reconciler,
+      DecisionsFeed feed,
+      LeaderElection election) {
+    return new WriterLifecycle(store, reconciler, feed, election);
+  }
+
+  @Bean
+  DecisionsHealthIndicator decisionsHealthIndicator(DecisionsFeed feed) {
+    return new DecisionsHealthIndicator(feed);
+  }
+
+  @Bean
+  LeadershipHealthIndicator leadershipHealthIndicator(LeaderElection election) {
+    return new LeadershipHealthIndicator(election);
+  }
+
+  @Bean
+  DnsEndpointsHealthIndicator dnsEndpointsHealthIndicator(
+      WriterLifecycle lifecycle,
+      DnsEndpointCache cache,
+      RecordReconciler reconciler,
+      RecordReports reports) {
+    return new DnsEndpointsHealthIndicator(lifecycle, cache, reconciler, reports);
+  }
+
+  private static String hostName() {
+    String env = System.getenv("HOSTNAME");
+    if (env != null && !env.isBlank()) {
+      return env;
+    }
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      return "record-writer";
+    }
+  }
+}

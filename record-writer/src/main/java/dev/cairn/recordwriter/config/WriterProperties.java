@@ -1,0 +1,121 @@
+package dev.cairn.recordwriter.config;
+
+import dev.cairn.commonmodel.TopicSettings;
+import java.net.URI;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The record-writer's settings ({@code writer.*}). Checked when bound, so bad configuration stops
+ * the service before it touches Kafka or the API server.
+ *
+ * @param kubernetes how to reach the API server
+ * @param topics topic prefix and creation settings
+ * @param gracePeriod how long the last records of a source without targets are kept; zero or less
+ *     deletes them at once. A decision's {@code gracePeriodSeconds} overrides it
+ * @param resyncPeriod how often everything Cairn owns is listed and converged
+ * @param leaderElection the Lease that makes one instance the writer
+ * @param rateLimit the token bucket every API write goes through
+ * @param fieldManager the field manager named in {@code managedFields} of the objects written
+ */
+@ConfigurationProperties(prefix = "writer")
+public record WriterProperties(
+    @DefaultValue Kubernetes kubernetes,
+    @DefaultValue TopicSettings topics,
+    @DefaultValue("5m") Duration gracePeriod,
+    @DefaultValue("10m") Duration resyncPeriod,
+    @DefaultValue LeaderElection leaderElection,
+    @DefaultValue RateLimit rateLimit,
+    @DefaultValue("cairn-record-writer") String fieldManager) {
+
+  public WriterProperties {
+    if (resyncPeriod == null || resyncPeriod.isZero() || resyncPeriod.isNegative()) {
+      throw new IllegalArgumentException(
+          "writer.resync-period must be positive, got " + resyncPeriod);
+    }
+    if (gracePeriod == null) {
+      throw new IllegalArgumentException("writer.grace-period must be set");
+    }
+    if (fieldManager == null || fieldManager.isBlank() || fieldManager.length() > 128) {
+      throw new IllegalArgumentException(
+          "writer.field-manager must be 1 to 128 characters, got '" + fieldManager + "'");
+    }
+  }
+
+  /**
+   * The API server.
+   *
+   * @param masterUrl the API server URL; when unset, fabric8's auto-configuration (kubeconfig,
+   *     in-cluster service account) applies
+   */
+  public record Kubernetes(URI masterUrl) {}
+
+  /**
+   * Leader election on a Lease.
+   *
+   * @param enabled false makes this instance write without a lease (a single replica)
+   * @param leaseName the Lease's name
+   * @param namespace the Lease's namespace; default the client's namespace (the pod's own)
+   * @param identity this instance's name in the Lease; default the host name plus a random suffix
+   * @param leaseDuration how long a lease is valid without renewal
+   * @param renewDeadline how long the leader keeps trying to renew before it stops writing
+   * @param retryPeriod how often candidates try to acquire and the leader renews
+   */
+  public record LeaderElection(
+      @DefaultValue("true") boolean enabled,
+      @DefaultValue("cairn-record-writer") String leaseName,
+      String namespace,
+      String identity,
+      @DefaultValue("15s") Duration leaseDuration,
+      @DefaultValue("10s") Duration renewDeadline,
+      @DefaultValue("2s") Duration retryPeriod) {
+
+    public LeaderElection {
+      if (leaseName == null || leaseName.isBlank()) {
+        throw new IllegalArgumentException("writer.leader-election.lease-name must be set");
+      }
+      if (retryPeriod == null || retryPeriod.isZero() || retryPeriod.isNegative()) {
+        throw new IllegalArgumentException(
+            "writer.leader-election.retry-period must be positive, got " + retryPeriod);
+      }
+      if (renewDeadline == null || renewDeadline.compareTo(retryPeriod) <= 0) {
+        throw new IllegalArgumentException(
+            "writer.leader-election.renew-deadline ("
+                + renewDeadline
+                + ") must be longer than retry-period ("
+                + retryPeriod
+                + ")");
+      }
+      if (leaseDuration == null || leaseDuration.compareTo(renewDeadline) <= 0) {
+        throw new IllegalArgumentException(
+            "writer.leader-election.lease-duration ("
+                + leaseDuration
+                + ") must be longer than renew-deadline ("
+                + renewDeadline
+                + ")");
+      }
+    }
+  }
+
+  /**
+   * The token bucket of API writes.
+   *
+   * @param writesPerSecond the sustained rate of creates, updates and deletes
+   * @param burst how many writes may go at once after a quiet period
+   */
+  public record RateLimit(
+      @DefaultValue("50") double writesPerSecond, @DefaultValue("100") int burst) {
+
+    public RateLimit {
+      if (!(writesPerSecond > 0)) {
+        throw new IllegalArgumentException(
+            "writer.rate-limit.writes-per-second must be positive, got " + writesPerSecond);
+      }
+      if (burst < 1) {
+        throw new IllegalArgumentException(
+            "writer.rate-limit.burst must be at least 1, got " + burst);
+      }
+    }
+  }
+}

@@ -1,0 +1,301 @@
+package dev.cairn.recordwriter.kube;
+
+import dev.cairn.commonmodel.validation.Problem;
+import dev.cairn.recordwriter.metrics.WriterMetrics;
+import dev.cairn.recordwriter.plan.Changes.Change;
+import dev.cairn.recordwriter.plan.Changes.Create;
+import dev.cairn.recordwriter.plan.Changes.Delete;
+import dev.cairn.recordwriter.plan.Changes.Update;
+import dev.cairn.recordwriter.plan.ObjectKey;
+import dev.cairn.recordwriter.plan.Ownership;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.StatusDetails;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The DNSEndpoint API adapter: reads (list of owned objects, get by name, an informer on owned
+ * objects) and writes. Every write is checked against the CRD schema, waits for a rate-limit token,
+ * is sent only while {@code mayWrite} holds, and is conditional: an update carries the
+ * resourceVersion it was planned from and a delete carries it as a precondition, so a concurrent
+ * change makes the write fail with 409 instead of overwriting it. After a 409 the object is read
+ * again into the cache and the caller plans again.
+ */
+public final class DnsEndpointStore {
+
+  /** {@code externaldns.k8s.io/v1alpha1} {@code dnsendpoints}, namespaced. */
+  public static final ResourceDefinitionContext CONTEXT =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("externaldns.k8s.io")
+          .withVersion("v1alpha1")
+          .withPlural("dnsendpoints")
+          .withKind(DnsEndpointMapper.KIND)
+          .withNamespaced(true)
+          .build();
+
+  private static final Logger log = LoggerFactory.getLogger(DnsEndpointStore.class);
+
+  private final KubernetesClient client;
+  private final DnsEndpointMapper mapper;
+  private final DnsEndpointCache cache;
+  private final CrdSchema schema;
+  private final WriteRateLimiter limiter;
+  private final WriterMetrics metrics;
+
+  /** A store writing through this client. */
+  public DnsEndpointStore(
+      KubernetesClient client,
+      DnsEndpointMapper mapper,
+      DnsEndpointCache cache,
+      CrdSchema schema,
+      WriteRateLimiter limiter,
+      WriterMetrics metrics) {
+    this.client = client;
+    this.mapper = mapper;
+    this.cache = cache;
+    this.schema = schema;
+    this.limiter = limiter;
+    this.metrics = metrics;
+  }
+
+  private MixedOperation<
+          GenericKubernetesResource,
+          GenericKubernetesResourceList,
+          Resource<GenericKubernetesResource>>
+      resources() {
+    return client.genericKubernetesResources(CONTEXT);
+  }
+
+  /**
+   * True when the API server serves DNSEndpoints; false when it answers 404 (the CRD is not
+   * installed).
+   *
+   * @throws KubernetesClientException on other errors
+   */
+  public boolean served() {
+    try {
+      resources().inAnyNamespace().list(new ListOptionsBuilder().withLimit(1L).build());
+      return true;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Lists every DNSEndpoint Cairn owns ({@link Ownership#OWNED_SELECTOR}) in all namespaces and
+   * makes it the cache's owned view.
+   *
+   * @return the number of owned objects
+   * @throws KubernetesClientException when the list fails
+   */
+  public int listOwned() {
+    GenericKubernetesResourceList list =
+        resources()
+            .inAnyNamespace()
+            .withLabel(Ownership.MANAGED_BY_LABEL, Ownership.MANAGED_BY_VALUE)
+            .list();
+    List<GenericKubernetesResource> items = list.getItems();
+    cache.replaceOwned(
+        items, list.getMetadata() == null ? null : list.getMetadata().getResourceVersion());
+    return items.size();
+  }
+
+  /**
+   * Reads one object into the cache.
+   *
+   * @return the object, or empty when it does not exist
+   * @throws KubernetesClientException when the read fails
+   */
+  public Optional<GenericKubernetesResource> read(ObjectKey key) {
+    GenericKubernetesResource r =
+        resources().inNamespace(key.namespace()).withName(key.name()).get();
+    if (r == null) {
+      cache.forget(key, null);
+      return Optional.empty();
+    }
+    cache.observe(r);
+    return Optional.of(r);
+  }
+
+  /**
+   * Starts an informer on the owned DNSEndpoints of all namespaces; every event updates the cache
+   * and is passed on so the object can be planned again (a manual edit or delete is repaired).
+   */
+  public SharedIndexInformer<GenericKubernetesResource> inform(Consumer<ObjectKey> changed) {
+    SharedIndexInformer<GenericKubernetesResource> informer =
+        resources()
+            .inAnyNamespace()
+            .withLabel(Ownership.MANAGED_BY_LABEL, Ownership.MANAGED_BY_VALUE)
+            .runnableInformer(0);
+    informer.addEventHandler(
+        new ResourceEventHandler<GenericKubernetesResource>() {
+          @Override
+          public void onAdd(GenericKubernetesResource r) {
+            cache.observe(r);
+            changed.accept(DnsEndpointMapper.keyOf(r));
+          }
+
+          @Override
+          public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource r) {
+            cache.observe(r);
+            changed.accept(DnsEndpointMapper.keyOf(r));
+          }
+
+          @Override
+          public void onDelete(GenericKubernetesResource r, boolean finalStateUnknown) {
+            cache.forget(DnsEndpointMapper.keyOf(r), r.getMetadata().getResourceVersion());
+            changed.accept(DnsEndpointMapper.keyOf(r));
+          }
+        });
+    informer.start();
+    return informer;
+  }
+
+  /**
+   * Sends one planned write.
+   *
+   * @param change the write
+   * @param base for an update, the object as read when planning (its resourceVersion is used)
+   * @param mayWrite checked after the rate-limit wait, right before the call
+   */
+  public WriteResult apply(
+      Change change, GenericKubernetesResource base, BooleanSupplier mayWrite) {
+    GenericKubernetesResource body = null;
+    if (change instanceof Create c) {
+      body = mapper.toNew(c.desired());
+    } else if (change instanceof Update u) {
+      body = mapper.toUpdated(base, u.desired());
+    }
+    if (body != null) {
+      List<Problem> problems = schema.validate(mapper.toJsonMap(body));
+      if (!problems.isEmpty()) {
+        metrics.schemaRejected();
+        return WriteResult.of(
+            WriteResult.Status.INVALID,
+            "not sent: violates the " + schema.description() + " schema: " + problems);
+      }
+    }
+    try {
+      limiter.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return WriteResult.of(WriteResult.Status.SKIPPED, "interrupted while rate-limited");
+    }
+    if (!mayWrite.getAsBoolean()) {
+      return WriteResult.of(WriteResult.Status.SKIPPED, "not the leader, or shutting down");
+    }
+    String operation = operation(change);
+    long start = System.nanoTime();
+    WriteResult result;
+    try {
+      result = send(change, body);
+    } catch (KubernetesClientException e) {
+      result = failed(change, e);
+    }
+    metrics.write(operation, resultTag(result), Duration.ofNanos(System.nanoTime() - start));
+    return result;
+  }
+
+  private WriteResult send(Change change, GenericKubernetesResource body) {
+    ObjectKey key = change.key();
+    if (change instanceof Create) {
+      GenericKubernetesResource created =
+          resources().inNamespace(key.namespace()).resource(body).create();
+      cache.observe(created);
+      return WriteResult.of(WriteResult.Status.DONE, "created");
+    }
+    if (change instanceof Update) {
+      GenericKubernetesResource updated =
+          resources().inNamespace(key.namespace()).resource(body).update();
+      cache.observe(updated);
+      return WriteResult.of(WriteResult.Status.DONE, "updated");
+    }
+    String version = ((Delete) change).current().version();
+    Resource<GenericKubernetesResource> target =
+        resources().inNamespace(key.namespace()).withName(key.name());
+    List<StatusDetails> deleted =
+        version == null ? target.delete() : target.lockResourceVersion(version).delete();
+    cache.forget(key, version);
+    return deleted.isEmpty()
+        ? WriteResult.of(WriteResult.Status.GONE, "already gone")
+        : WriteResult.of(WriteResult.Status.DONE, "deleted");
+  }
+
+  private WriteResult failed(Change change, KubernetesClientException e) {
+    ObjectKey key = change.key();
+    int code = e.getCode();
+    if (code == 409) {
+      try {
+        Optional<GenericKubernetesResource> now = read(key);
+        return WriteResult.of(
+            WriteResult.Status.CONFLICT,
+            (change instanceof Create
+                    ? "the name is taken"
+                    : "the object changed since it was read")
+                + "; read again"
+                + now.map(r -> " at resourceVersion " + r.getMetadata().getResourceVersion())
+                    .orElse(" (now gone)"));
+      } catch (KubernetesClientException readFailure) {
+        log.atWarn()
+            .addKeyValue("dnsendpoint", key)
+            .addKeyValue("error", readFailure.getMessage())
+            .log("could not read a DNSEndpoint again after a conflict");
+        return WriteResult.of(WriteResult.Status.FAILED, "conflict, and the re-read failed");
+      }
+    }
+    if (code == 404 && !(change instanceof Create)) {
+      cache.forget(key, null);
+      return WriteResult.of(WriteResult.Status.GONE, "the object no longer exists");
+    }
+    if (code == 422 || code == 400) {
+      return WriteResult.of(
+          WriteResult.Status.INVALID, "refused by the API server (" + code + "): " + message(e));
+    }
+    return WriteResult.of(
+        WriteResult.Status.FAILED,
+        (code > 0 ? "API error " + code + ": " : "API call failed: ") + message(e));
+  }
+
+  private static String message(KubernetesClientException e) {
+    if (e.getStatus() != null && e.getStatus().getMessage() != null) {
+      return e.getStatus().getMessage();
+    }
+    return e.getMessage();
+  }
+
+  /** {@code create}, {@code update} or {@code delete}. */
+  public static String operation(Change change) {
+    if (change instanceof Create) {
+      return "create";
+    }
+    return change instanceof Update ? "update" : "delete";
+  }
+
+  private static String resultTag(WriteResult r) {
+    return switch (r.status()) {
+      case DONE -> "ok";
+      case CONFLICT -> "conflict";
+      case GONE -> "not_found";
+      case INVALID -> "invalid";
+      case FAILED -> "error";
+      case SKIPPED -> "skipped";
+    };
+  }
+}

@@ -1,0 +1,106 @@
+package dev.cairn.recordwriter.lifecycle;
+
+import dev.cairn.recordwriter.kafka.DecisionsFeed;
+import dev.cairn.recordwriter.kube.DnsEndpointStore;
+import dev.cairn.recordwriter.leader.LeaderElection;
+import dev.cairn.recordwriter.reconcile.RecordReconciler;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Starts and stops the writer's moving parts in order. Start: check that the API serves
+ * DNSEndpoints (a missing CRD stops the service), start the reconciler, the informer on owned
+ * objects, the decisions reader and the leader election. Stop (SIGTERM closes the Spring context):
+ * lameduck, so the write in flight completes and nothing further is sent; then the lease is given
+ * up, and the reader and informer are closed.
+ */
+public final class WriterLifecycle implements SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(WriterLifecycle.class);
+  private static final Duration LAMEDUCK_TIMEOUT = Duration.ofSeconds(30);
+
+  private final DnsEndpointStore store;
+  private final RecordReconciler reconciler;
+  private final DecisionsFeed feed;
+  private final LeaderElection election;
+  private volatile SharedIndexInformer<GenericKubernetesResource> informer;
+  private volatile boolean running;
+
+  /** The parts to start and stop. */
+  public WriterLifecycle(
+      DnsEndpointStore store,
+      RecordReconciler reconciler,
+      DecisionsFeed feed,
+      LeaderElection election) {
+    this.store = store;
+    this.reconciler = reconciler;
+    this.feed = feed;
+    this.election = election;
+  }
+
+  @Override
+  public synchronized void start() {
+    try {
+      if (!store.served()) {
+        throw new IllegalStateException(
+            "the API server does not serve "
+                + DnsEndpointStore.CONTEXT.getGroup()
+                + "/"
+                + DnsEndpointStore.CONTEXT.getVersion()
+                + " "
+                + DnsEndpointStore.CONTEXT.getPlural()
+                + ": install the DNSEndpoint CRD (crds/dnsendpoints.externaldns.k8s.io.yaml)");
+      }
+    } catch (KubernetesClientException e) {
+      log.atWarn()
+          .addKeyValue("error", e.getMessage())
+          .log("could not check the DNSEndpoint API; starting anyway, the informer retries");
+    }
+    reconciler.start();
+    informer = store.inform(reconciler::onObjectChanged);
+    feed.start();
+    election.start();
+    running = true;
+    log.atInfo()
+        .addKeyValue("topic", feed.topic())
+        .addKeyValue("identity", election.identity())
+        .log("record-writer started");
+  }
+
+  @Override
+  public synchronized void stop() {
+    if (!running) {
+      return;
+    }
+    running = false;
+    reconciler.stop(LAMEDUCK_TIMEOUT);
+    election.stop();
+    feed.close();
+    if (informer != null) {
+      informer.close();
+    }
+    log.atInfo().log("record-writer stopped; the lease is released");
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+
+  /** True while the informer on owned DNSEndpoints is watching. */
+  public boolean watching() {
+    SharedIndexInformer<GenericKubernetesResource> i = informer;
+    return i != null && i.isWatching();
+  }
+
+  /** True once the informer has listed the owned DNSEndpoints. */
+  public boolean synced() {
+    SharedIndexInformer<GenericKubernetesResource> i = informer;
+    return i != null && i.hasSynced();
+  }
+}

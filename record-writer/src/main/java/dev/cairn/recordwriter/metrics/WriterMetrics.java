@@ -1,0 +1,107 @@
+package dev.cairn.recordwriter.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * The record-writer's meters, all under {@code cairn.writer}. Counters count events once (a
+ * conflict or a rejected endpoint is counted when first seen, not at every resync).
+ */
+public final class WriterMetrics {
+
+  private final MeterRegistry registry;
+
+  /** Meters in this registry. */
+  public WriterMetrics(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  /**
+   * One API write and its result.
+   *
+   * @param operation {@code create}, {@code update} or {@code delete}
+   * @param result {@code ok}, {@code conflict}, {@code not_found}, {@code invalid}, {@code error}
+   * @param latency how long the call took
+   */
+  public void write(String operation, String result, Duration latency) {
+    Counter.builder("cairn.writer.writes")
+        .description("DNSEndpoint writes sent to the API server, by operation and result")
+        .tag("operation", operation)
+        .tag("result", result)
+        .register(registry)
+        .increment();
+    Timer.builder("cairn.writer.apply.latency")
+        .description("Latency of DNSEndpoint writes")
+        .tag("operation", operation)
+        .register(registry)
+        .record(latency);
+    if (result.equals("conflict")) {
+      Counter.builder("cairn.writer.conflicts")
+          .description("Writes refused with 409 (stale resourceVersion or name taken); re-planned")
+          .tag("operation", operation)
+          .register(registry)
+          .increment();
+    }
+  }
+
+  /** A write that was not sent because the object failed the CRD schema check. */
+  public void schemaRejected() {
+    Counter.builder("cairn.writer.schema.rejected")
+        .description("DNSEndpoints not sent because they violate the CRD schema")
+        .register(registry)
+        .increment();
+  }
+
+  /** A newly seen refused claim ({@code foreign_object}, {@code claimed_by_other_source}, ...). */
+  public void claimRefused(String kind) {
+    Counter.builder("cairn.writer.foreign.refused")
+        .description("Claims refused because another writer or Cairn source holds the object")
+        .tag("kind", kind.toLowerCase(Locale.ROOT))
+        .register(registry)
+        .increment();
+  }
+
+  /** A newly seen rejected endpoint. */
+  public void endpointRejected() {
+    Counter.builder("cairn.writer.endpoints.rejected")
+        .description("Desired endpoints rejected as invalid (what external-dns would drop)")
+        .register(registry)
+        .increment();
+  }
+
+  /** A newly seen decision that names no usable object. */
+  public void decisionRejected() {
+    Counter.builder("cairn.writer.decisions.rejected")
+        .description("Decisions that name no valid DNSEndpoint")
+        .register(registry)
+        .increment();
+  }
+
+  /** A recorded grace start that was in the future or unreadable ({@code future}, ...). */
+  public void staleSinceReset(String cause) {
+    Counter.builder("cairn.writer.stale.since.reset")
+        .description("Grace-period start annotations reset to now (future or unparseable)")
+        .tag("cause", cause.toLowerCase(Locale.ROOT))
+        .register(registry)
+        .increment();
+  }
+
+  /** A periodic or initial full resync. */
+  public void resync(String result) {
+    Counter.builder("cairn.writer.resyncs")
+        .description("Full resyncs of every owned DNSEndpoint")
+        .tag("result", result)
+        .register(registry)
+        .increment();
+  }
+
+  /** Registers a gauge read from a supplier. */
+  public void gauge(String name, String description, Supplier<Number> value) {
+    Gauge.builder(name, value).description(description).register(registry);
+  }
+}

@@ -1,0 +1,19 @@
+package dev.cairn.recordwriter.plan;
+
+import dev.cairn.commonmodel.decision.TargetDecision;
+import java.util.Map;
+
+/**
+ * Every decision the writer knows, keyed by the source's {@code ObjectRef.key()}, and whether that
+ * view is complete: the decisions topic has been read to the end offsets seen at start. An
+ * incomplete view may lack decisions that still exist, so a plan made from it deletes nothing.
+ *
+ * @param decisions the decisions by source key
+ * @param complete true once the decisions topic has been read to its end
+ */
+public record DesiredState(Map<String, TargetDecision> decisions, boolean complete) {
+
+  public DesiredState {
+    decisions = decisions == null ? Map.of() : Map.copyOf(decisions);
+  }
+}

@@ -1,0 +1,620 @@
+package dev.cairn.recordwriter.reconcile;
+
+import dev.cairn.commonmodel.decision.TargetDecision;
+import dev.cairn.commonmodel.validation.Problem;
+import dev.cairn.recordwriter.kube.DnsEndpointCache;
+import dev.cairn.recordwriter.kube.DnsEndpointMapper;
+import dev.cairn.recordwriter.kube.DnsEndpointStore;
+import dev.cairn.recordwriter.kube.WriteResult;
+import dev.cairn.recordwriter.metrics.WriterMetrics;
+import dev.cairn.recordwriter.plan.Changes.Change;
+import dev.cairn.recordwriter.plan.Conflict;
+import dev.cairn.recordwriter.plan.CurrentRecord;
+import dev.cairn.recordwriter.plan.DesiredState;
+import dev.cairn.recordwriter.plan.ObjectKey;
+import dev.cairn.recordwriter.plan.Outcome;
+import dev.cairn.recordwriter.plan.Plan;
+import dev.cairn.recordwriter.plan.RecordPlan;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The writer's control loop: keeps the decisions and a dirty set of DNSEndpoint names, and on one
+ * worker thread plans the dirty names ({@link RecordPlan}) and applies the changes ({@link
+ * DnsEndpointStore}). Level-triggered: every pass plans from the full current state of the names
+ * concerned, never from the event that made them dirty.
+ *
+ * <ul>
+ *   <li>A decision change marks its old and new names and the names its source holds dirty, so
+ *       changes are applied promptly, per key. Informer events on owned objects mark their name
+ *       dirty, which repairs manual edits and deletions.
+ *   <li>Nothing is planned before the decisions topic has been read to its end, nor while this
+ *       instance is not the leader. Reaching the end, gaining leadership, and every {@code
+ *       resyncPeriod}, a full resync lists everything Cairn owns and marks it dirty with every
+ *       decision's name, so orphans are found and deleted.
+ *   <li>Before each write the pending events are taken in; a write whose object changed since it
+ *       was planned is dropped and the name planned again. A 409 makes the store read the object
+ *       again and the name is planned again (with backoff if it keeps happening); the same write is
+ *       never resent blindly.
+ *   <li>Objects kept for a grace period get a timer at the expiry that marks them dirty.
+ * </ul>
+ */
+public final class RecordReconciler {
+
+  private static final Logger log = LoggerFactory.getLogger(RecordReconciler.class);
+  private static final int BATCH = 256;
+  private static final Duration CONFLICT_BACKOFF_BASE = Duration.ofMillis(100);
+  private static final Duration CONFLICT_BACKOFF_MAX = Duration.ofSeconds(30);
+  private static final Duration ERROR_BACKOFF_BASE = Duration.ofSeconds(1);
+  private static final Duration ERROR_BACKOFF_MAX = Duration.ofMinutes(5);
+
+  private sealed interface Signal
+      permits DecisionChanged, ObjectChanged, CaughtUp, Resync, Leadership, Wake {}
+
+  private record DecisionChanged(String source, TargetDecision decision) implements Signal {}
+
+  private record ObjectChanged(ObjectKey key) implements Signal {}
+
+  private record CaughtUp() implements Signal {}
+
+  private record Resync() implements Signal {}
+
+  private record Leadership(boolean leader) implements Signal {}
+
+  private record Wake() implements Signal {}
+
+  private record Backoff(int attempts, Instant notBefore) {}
+
+  private record Timer(Instant at, ScheduledFuture<?> future) {}
+
+  private final RecordPlan planner;
+  private final DnsEndpointStore store;
+  private final DnsEndpointCache cache;
+  private final DnsEndpointMapper mapper;
+  private final RecordReports reports;
+  private final WriterMetrics metrics;
+  private final Clock clock;
+  private final BooleanSupplier leader;
+  private final Duration resyncPeriod;
+
+  private final BlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
+  private final ScheduledExecutorService timers;
+  private final Thread worker;
+  private final Map<ObjectKey, Timer> graceTimers = new ConcurrentHashMap<>();
+  private volatile boolean stopping;
+  private volatile boolean decisionsCaughtUp;
+  private volatile int pending;
+
+  // Worker-confined state.
+  private final Map<String, TargetDecision> decisions = new HashMap<>();
+  private final Map<ObjectKey, Set<String>> claimsByName = new HashMap<>();
+  private final Set<ObjectKey> dirty = new LinkedHashSet<>();
+  private final Map<ObjectKey, Backoff> backoff = new HashMap<>();
+  private boolean resyncRequested;
+
+  /**
+   * A reconciler; {@link #start()} starts its thread.
+   *
+   * @param leader whether this instance may write now
+   * @param resyncPeriod the period of full resyncs
+   */
+  public RecordReconciler(
+      RecordPlan planner,
+      DnsEndpointStore store,
+      DnsEndpointCache cache,
+      DnsEndpointMapper mapper,
+      RecordReports reports,
+      WriterMetrics metrics,
+      Clock clock,
+      BooleanSupplier leader,
+      Duration resyncPeriod) {
+    this.planner = planner;
+    this.store = store;
+    this.cache = cache;
+    this.mapper = mapper;
+    this.reports = reports;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.leader = leader;
+    this.resyncPeriod = resyncPeriod;
+    this.timers =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "cairn-record-writer-timers");
+              t.setDaemon(true);
+              return t;
+            });
+    this.worker = new Thread(this::run, "cairn-record-writer");
+    this.worker.setDaemon(true);
+  }
+
+  /** Starts the worker and the periodic resync. */
+  public void start() {
+    worker.start();
+    long period = resyncPeriod.toMillis();
+    timers.scheduleWithFixedDelay(this::requestResync, period, period, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Stops in lameduck fashion: the write in flight completes, nothing further is sent.
+   *
+   * @param timeout how long to wait for the write in flight
+   */
+  public void stop(Duration timeout) {
+    stopping = true;
+    signals.offer(new Wake());
+    try {
+      worker.join(timeout.toMillis());
+      if (worker.isAlive()) {
+        log.atWarn().log("the writer did not finish its write in time; interrupting it");
+        worker.interrupt();
+        worker.join(1_000);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    timers.shutdownNow();
+  }
+
+  /** A decision was added, changed or removed (tombstone: {@code decision == null}). */
+  public void onDecision(String source, TargetDecision decision) {
+    signals.offer(new DecisionChanged(source, decision));
+  }
+
+  /** The decisions topic has been read to its end. */
+  public void onDecisionsCaughtUp() {
+    signals.offer(new CaughtUp());
+  }
+
+  /** An owned DNSEndpoint was added, changed or deleted in the cluster. */
+  public void onObjectChanged(ObjectKey key) {
+    signals.offer(new ObjectChanged(key));
+  }
+
+  /** Leadership was gained or lost. */
+  public void onLeadership(boolean isLeader) {
+    signals.offer(new Leadership(isLeader));
+  }
+
+  /** Asks for a full resync. */
+  public void requestResync() {
+    signals.offer(new Resync());
+  }
+
+  /** True once the decisions topic has been read to its end. */
+  public boolean decisionsCaughtUp() {
+    return decisionsCaughtUp;
+  }
+
+  /** Names waiting to be planned (approximate, for health and benchmarks). */
+  public int pending() {
+    return pending + signals.size();
+  }
+
+  /** The number of objects with a grace-period timer. */
+  public int graceTimers() {
+    return graceTimers.size();
+  }
+
+  private boolean mayWrite() {
+    return !stopping && leader.getAsBoolean();
+  }
+
+  private void run() {
+    while (!stopping) {
+      try {
+        Signal s = signals.poll(waitMillis(), TimeUnit.MILLISECONDS);
+        if (s != null) {
+          handle(s);
+        }
+        drainSignals();
+        if (stopping || !decisionsCaughtUp || !leader.getAsBoolean()) {
+          continue;
+        }
+        if (resyncRequested) {
+          resyncRequested = false;
+          resync();
+          continue;
+        }
+        List<ObjectKey> batch = dueBatch();
+        if (!batch.isEmpty()) {
+          reconcileIsolated(batch);
+        }
+      } catch (InterruptedException e) {
+        if (!stopping) {
+          log.atWarn().log("the writer thread was interrupted; continuing");
+        }
+      } catch (RuntimeException e) {
+        log.atError().setCause(e).log("a reconcile pass failed; continuing");
+      } finally {
+        pending = dirty.size();
+      }
+    }
+  }
+
+  private long waitMillis() {
+    if (!decisionsCaughtUp || !leader.getAsBoolean()) {
+      return 60_000;
+    }
+    if (resyncRequested) {
+      return 0;
+    }
+    Instant now = clock.instant();
+    long wait = 60_000;
+    for (ObjectKey key : dirty) {
+      Backoff b = backoff.get(key);
+      if (b == null || !b.notBefore().isAfter(now)) {
+        return 0;
+      }
+      wait = Math.min(wait, Math.max(1, Duration.between(now, b.notBefore()).toMillis()));
+    }
+    return wait;
+  }
+
+  private void drainSignals() {
+    Signal s;
+    while ((s = signals.poll()) != null) {
+      handle(s);
+    }
+  }
+
+  private void handle(Signal s) {
+    if (s instanceof DecisionChanged d) {
+      decisionChanged(d.source(), d.decision());
+    } else if (s instanceof ObjectChanged o) {
+      dirty.add(o.key());
+    } else if (s instanceof CaughtUp) {
+      decisionsCaughtUp = true;
+      resyncRequested = true;
+    } else if (s instanceof Resync) {
+      resyncRequested = true;
+    } else if (s instanceof Leadership l && l.leader()) {
+      resyncRequested = true;
+    }
+  }
+
+  private void decisionChanged(String source, TargetDecision decision) {
+    TargetDecision previous =
+        decision == null ? decisions.remove(source) : decisions.put(source, decision);
+    if (previous != null) {
+      ObjectKey old = keyOf(previous);
+      Set<String> claimants = claimsByName.get(old);
+      if (claimants != null) {
+        claimants.remove(source);
+        if (claimants.isEmpty()) {
+          claimsByName.remove(old);
+        }
+      }
+      dirty.add(old);
+    }
+    if (decision != null) {
+      ObjectKey key = keyOf(decision);
+      claimsByName.computeIfAbsent(key, k -> new HashSet<>()).add(source);
+      dirty.add(key);
+    }
+    dirty.addAll(cache.keysOfSource(source));
+    reports.decisionChanged(source);
+  }
+
+  private static ObjectKey keyOf(TargetDecision d) {
+    return ObjectKey.of(d.namespace(), d.name());
+  }
+
+  private List<ObjectKey> dueBatch() {
+    Instant now = clock.instant();
+    List<ObjectKey> batch = new ArrayList<>();
+    Iterator<ObjectKey> it = dirty.iterator();
+    while (it.hasNext() && batch.size() < BATCH) {
+      ObjectKey key = it.next();
+      Backoff b = backoff.get(key);
+      if (b == null || !b.notBefore().isAfter(now)) {
+        batch.add(key);
+        it.remove();
+      }
+    }
+    return batch;
+  }
+
+  private void resync() {
+    try {
+      int owned = store.listOwned();
+      metrics.resync("ok");
+      log.atDebug().addKeyValue("owned", owned).log("listed owned DNSEndpoints");
+    } catch (KubernetesClientException e) {
+      metrics.resync("error");
+      log.atWarn()
+          .addKeyValue("error", e.getMessage())
+          .log("could not list owned DNSEndpoints; resyncing from the informer's view");
+    }
+    Set<ObjectKey> all = new LinkedHashSet<>(cache.ownedKeys());
+    all.addAll(claimsByName.keySet());
+    all.addAll(cache.foreignKeys());
+    dirty.addAll(all);
+    reports.retainOnly(all);
+  }
+
+  /**
+   * Plans and applies a batch; if that fails (a bug met by one odd object), plans every name on its
+   * own, so one bad object never holds up the others.
+   */
+  private void reconcileIsolated(List<ObjectKey> batch) {
+    try {
+      reconcile(batch);
+    } catch (RuntimeException batchFailure) {
+      if (batch.size() == 1) {
+        failed(batch.get(0), batchFailure);
+        return;
+      }
+      for (ObjectKey key : batch) {
+        try {
+          reconcile(List.of(key));
+        } catch (RuntimeException e) {
+          failed(key, e);
+        }
+      }
+    }
+  }
+
+  private void failed(ObjectKey key, RuntimeException e) {
+    Backoff b =
+        next(backoff.get(key), ERROR_BACKOFF_BASE, ERROR_BACKOFF_MAX, clock.instant(), false);
+    backoff.put(key, b);
+    dirty.add(key);
+    log.atError()
+        .addKeyValue("dnsendpoint", key)
+        .addKeyValue("retryAt", b.notBefore())
+        .setCause(e)
+        .log("planning DNSEndpoint {} failed; trying again later", key);
+  }
+
+  private void reconcile(List<ObjectKey> batch) {
+    Instant now = clock.instant();
+    for (ObjectKey key : batch) {
+      if (cache.isForeign(key)) {
+        try {
+          store.read(key);
+        } catch (KubernetesClientException e) {
+          log.atWarn()
+              .addKeyValue("dnsendpoint", key)
+              .addKeyValue("error", e.getMessage())
+              .log("could not read a foreign DNSEndpoint again");
+        }
+      }
+    }
+    Map<ObjectKey, GenericKubernetesResource> raw = new HashMap<>();
+    List<CurrentRecord> current = new ArrayList<>();
+    Map<String, TargetDecision> relevant = new HashMap<>();
+    for (ObjectKey key : batch) {
+      cache
+          .get(key)
+          .ifPresent(
+              r -> {
+                raw.put(key, r);
+                CurrentRecord c = mapper.toCurrent(r);
+                current.add(c);
+                TargetDecision holder = c.source() == null ? null : decisions.get(c.source());
+                if (holder != null && RecordPlan.problemOf(c.source(), holder).isPresent()) {
+                  relevant.put(c.source(), holder);
+                }
+              });
+      for (String source : claimsByName.getOrDefault(key, Set.of())) {
+        relevant.put(source, decisions.get(source));
+      }
+    }
+    Plan plan = planner.plan(current, new DesiredState(relevant, decisionsCaughtUp), now);
+    report(plan, now);
+    apply(plan, raw);
+  }
+
+  private void report(Plan plan, Instant now) {
+    plan.invalidDecisions()
+        .forEach(
+            (source, problem) -> {
+              if (reports.invalidDecision(source, problem)) {
+                metrics.decisionRejected();
+                log.atWarn()
+                    .addKeyValue("source", source)
+                    .addKeyValue("field", problem.field())
+                    .addKeyValue("value", problem.value())
+                    .log("decision {} rejected: {} {}", source, problem.field(), problem.reason());
+              }
+            });
+    for (Outcome o : plan.outcomes().values()) {
+      RecordReport before = reports.previous(o.key());
+      reportNews(o, before);
+      reports.planned(o, now);
+      if (o.state() == Outcome.State.IN_GRACE && o.grace() != null) {
+        scheduleGraceTimer(o.key(), o.grace().expiresAt(), now);
+      } else {
+        cancelGraceTimer(o.key());
+      }
+    }
+  }
+
+  private void reportNews(Outcome o, RecordReport before) {
+    Set<String> knownConflicts = new HashSet<>();
+    Set<Problem> knownRejections = new HashSet<>();
+    if (before != null) {
+      before.conflicts().forEach(c -> knownConflicts.add(c.message()));
+      knownRejections.addAll(before.rejectedEndpoints());
+    }
+    for (Conflict c : o.conflicts()) {
+      if (!knownConflicts.contains(c.describe())) {
+        metrics.claimRefused(c.kind().name());
+        log.atWarn()
+            .addKeyValue("dnsendpoint", o.key())
+            .addKeyValue("claimant", c.claimant())
+            .addKeyValue("holder", c.holder())
+            .addKeyValue("kind", c.kind())
+            .log(c.describe());
+      }
+    }
+    for (Problem p : o.rejected()) {
+      if (!knownRejections.contains(p)) {
+        metrics.endpointRejected();
+        log.atWarn()
+            .addKeyValue("dnsendpoint", o.key())
+            .addKeyValue("source", o.source())
+            .addKeyValue("field", p.field())
+            .addKeyValue("value", p.value())
+            .log(
+                "endpoint rejected for DNSEndpoint {}: {}={} {}",
+                o.key(),
+                p.field(),
+                p.value(),
+                p.reason());
+      }
+    }
+    Outcome.StaleSinceReset reset = o.staleSinceReset();
+    if (reset != null && (before == null || !Objects.equals(before.staleSinceReset(), reset))) {
+      metrics.staleSinceReset(reset.cause().name());
+      log.atWarn()
+          .addKeyValue("dnsendpoint", o.key())
+          .addKeyValue("staleSince", reset.found())
+          .addKeyValue("cause", reset.cause())
+          .log(
+              "grace-period start {} on DNSEndpoint {} is unusable ({}); the grace timer restarts now",
+              reset.found(),
+              o.key(),
+              reset.cause());
+    }
+  }
+
+  private void scheduleGraceTimer(ObjectKey key, Instant at, Instant now) {
+    Timer existing = graceTimers.get(key);
+    if (existing != null && existing.at().equals(at)) {
+      return;
+    }
+    if (existing != null) {
+      existing.future().cancel(false);
+    }
+    long delay = Math.max(0, Duration.between(now, at).toMillis()) + 1;
+    ScheduledFuture<?> future =
+        timers.schedule(
+            () -> {
+              graceTimers.remove(key);
+              onObjectChanged(key);
+            },
+            delay,
+            TimeUnit.MILLISECONDS);
+    graceTimers.put(key, new Timer(at, future));
+  }
+
+  private void cancelGraceTimer(ObjectKey key) {
+    Timer t = graceTimers.remove(key);
+    if (t != null) {
+      t.future().cancel(false);
+    }
+  }
+
+  private void apply(Plan plan, Map<ObjectKey, GenericKubernetesResource> raw) {
+    List<Change> changes = new ArrayList<>(plan.changes().size());
+    changes.addAll(plan.changes().creates());
+    changes.addAll(plan.changes().updates());
+    changes.addAll(plan.changes().deletes());
+    for (Change change : changes) {
+      drainSignals();
+      if (!mayWrite()) {
+        dirty.add(change.key());
+        continue;
+      }
+      if (dirty.contains(change.key())) {
+        continue; // changed since planned: planned again in a later pass
+      }
+      WriteResult result = store.apply(change, raw.get(change.key()), this::mayWrite);
+      afterWrite(change, result);
+    }
+  }
+
+  private void afterWrite(Change change, WriteResult result) {
+    ObjectKey key = change.key();
+    Instant now = clock.instant();
+    String operation = DnsEndpointStore.operation(change);
+    reports.written(
+        key,
+        new RecordReport.LastWrite(
+            operation, change.reason(), result.status().name(), result.detail(), now));
+    switch (result.status()) {
+      case DONE -> {
+        backoff.remove(key);
+        log.atInfo()
+            .addKeyValue("dnsendpoint", key)
+            .addKeyValue("operation", operation)
+            .addKeyValue("reason", change.reason())
+            .log("{} DNSEndpoint {} ({})", result.detail(), key, change.reason());
+      }
+      case GONE -> {
+        backoff.remove(key);
+        if (!operation.equals("delete")) {
+          dirty.add(key);
+        }
+      }
+      case CONFLICT -> {
+        Backoff b = next(backoff.get(key), CONFLICT_BACKOFF_BASE, CONFLICT_BACKOFF_MAX, now, true);
+        backoff.put(key, b);
+        dirty.add(key);
+        log.atInfo()
+            .addKeyValue("dnsendpoint", key)
+            .addKeyValue("operation", operation)
+            .addKeyValue("attempt", b.attempts())
+            .log("conflict writing DNSEndpoint {}: {}; planning again", key, result.detail());
+      }
+      case INVALID -> {
+        backoff.remove(key);
+        log.atError()
+            .addKeyValue("dnsendpoint", key)
+            .addKeyValue("operation", operation)
+            .log("write of DNSEndpoint {} refused as invalid: {}", key, result.detail());
+      }
+      case FAILED -> {
+        Backoff b = next(backoff.get(key), ERROR_BACKOFF_BASE, ERROR_BACKOFF_MAX, now, false);
+        backoff.put(key, b);
+        dirty.add(key);
+        log.atWarn()
+            .addKeyValue("dnsendpoint", key)
+            .addKeyValue("operation", operation)
+            .addKeyValue("retryAt", b.notBefore())
+            .log("write of DNSEndpoint {} failed: {}", key, result.detail());
+      }
+      case SKIPPED -> dirty.add(key);
+    }
+  }
+
+  private static Backoff next(
+      Backoff previous, Duration base, Duration max, Instant now, boolean firstIsImmediate) {
+    int attempts = previous == null ? 1 : previous.attempts() + 1;
+    int exponent = firstIsImmediate ? attempts - 2 : attempts - 1;
+    Duration delay;
+    if (exponent < 0) {
+      delay = Duration.ZERO;
+    } else {
+      delay = base.multipliedBy(1L << Math.min(exponent, 20));
+      if (delay.compareTo(max) > 0) {
+        delay = max;
+      }
+    }
+    return new Backoff(attempts, now.plus(delay));
+  }
+}

@@ -1,0 +1,406 @@
+package dev.cairn.recordwriter;
+
+import static dev.cairn.recordwriter.TestDecisions.objectName;
+import static dev.cairn.recordwriter.TestDecisions.publish;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cairn.commonmodel.decision.Disposition;
+import dev.cairn.commonmodel.decision.DnsRecord;
+import dev.cairn.commonmodel.decision.Explanation;
+import dev.cairn.commonmodel.decision.TargetDecision;
+import dev.cairn.recordwriter.MockKubernetes.Write;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The record-writer end to end against the fabric8 CRUD mock and an embedded broker: one writer for
+ * the class, each test on its own namespace, writes counted at the mock.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RecordWriterIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(30);
+
+  private MockKubernetes api;
+  private DecisionProducer decisions;
+  private WriterRun writer;
+
+  @BeforeAll
+  void start() {
+    api = new MockKubernetes(true);
+    decisions = new DecisionProducer(EmbeddedBroker.bootstrapServers(), "rw.");
+    // Present before the writer starts: an orphan it owns, a foreign object, a decision.
+    api.create(owned("orphans", objectName("gone"), "HTTPRoute/orphans/gone", "192.0.2.99"));
+    api.create(foreign("foreign", objectName("web"), "k8s-direct-dns"));
+    decisions.send(publish("early", "web", "192.0.2.10"));
+    writer = WriterRun.start(api, "rw.", "writer.grace-period=2s");
+  }
+
+  @AfterAll
+  void stop() {
+    if (writer != null) {
+      writer.close();
+    }
+    decisions.close();
+    api.close();
+  }
+
+  static GenericKubernetesResource owned(String ns, String name, String source, String target) {
+    GenericKubernetesResource r = dnsEndpoint(ns, name, target);
+    r.getMetadata().setLabels(Map.of("app.kubernetes.io/managed-by", "cairn"));
+    r.getMetadata().setAnnotations(Map.of("cairn.dev/source", source));
+    return r;
+  }
+
+  static GenericKubernetesResource foreign(String ns, String name, String manager) {
+    GenericKubernetesResource r = dnsEndpoint(ns, name, "198.51.100.1");
+    r.getMetadata().setLabels(Map.of("app.kubernetes.io/managed-by", manager));
+    return r;
+  }
+
+  static GenericKubernetesResource dnsEndpoint(String ns, String name, String target) {
+    GenericKubernetesResource r = new GenericKubernetesResource();
+    r.setApiVersion("externaldns.k8s.io/v1alpha1");
+    r.setKind("DNSEndpoint");
+    r.setMetadata(new ObjectMetaBuilder().withNamespace(ns).withName(name).build());
+    r.setAdditionalProperty(
+        "spec",
+        Map.of(
+            "endpoints",
+            List.of(
+                Map.of(
+                    "dnsName",
+                    name + ".example.com",
+                    "recordType",
+                    "A",
+                    "targets",
+                    List.of(target)))));
+    return r;
+  }
+
+  @SuppressWarnings("unchecked")
+  static List<String> targets(GenericKubernetesResource r) {
+    Map<String, Object> spec = (Map<String, Object>) r.getAdditionalProperties().get("spec");
+    List<Map<String, Object>> endpoints = (List<Map<String, Object>>) spec.get("endpoints");
+    return endpoints.stream().flatMap(e -> ((List<String>) e.get("targets")).stream()).toList();
+  }
+
+  private GenericKubernetesResource awaitObject(String ns, String route) {
+    return await().atMost(WAIT).until(() -> api.get(ns, objectName(route)), r -> r != null);
+  }
+
+  private GenericKubernetesResource awaitTargets(String ns, String route, String... targets) {
+    return await()
+        .atMost(WAIT)
+        .until(
+            () -> api.get(ns, objectName(route)),
+            r -> r != null && targets(r).equals(List.of(targets)));
+  }
+
+  private void awaitGone(String ns, String route) {
+    await().atMost(WAIT).until(() -> api.get(ns, objectName(route)) == null);
+  }
+
+  /**
+   * Waits until the writer has applied everything sent before: a marker is created, then updated. A
+   * batch applies its creates before its updates, so the update (planned in a later batch than the
+   * create) proves that the batch holding the create, and every earlier one, is done.
+   */
+  private void barrier(String ns) {
+    String marker = "marker-" + System.nanoTime();
+    decisions.send(publish(ns, marker, "192.0.2.250"));
+    awaitObject(ns, marker);
+    decisions.send(publish(ns, marker, "192.0.2.251"));
+    awaitTargets(ns, marker, "192.0.2.251");
+  }
+
+  private List<String> methods(String ns, String route) {
+    return api.writesTo(ns, objectName(route)).stream().map(Write::method).toList();
+  }
+
+  @Test
+  void publishesADecisionThatWasThereBeforeItStarted() {
+    GenericKubernetesResource r = awaitTargets("early", "web", "192.0.2.10");
+
+    assertThat(methods("early", "web")).containsExactly("POST");
+    assertThat(r.getMetadata().getLabels())
+        .containsEntry("app.kubernetes.io/managed-by", "cairn")
+        .containsEntry("k8gb.io/dnstype", "local");
+  }
+
+  @Test
+  void createsADnsEndpointWithOwnershipAndAnOwnerReference() {
+    decisions.send(publish("create", "web", "192.0.2.2", "192.0.2.1"));
+
+    GenericKubernetesResource r = awaitTargets("create", "web", "192.0.2.1", "192.0.2.2");
+
+    assertThat(r.getMetadata().getAnnotations())
+        .containsEntry("cairn.dev/source", "HTTPRoute/create/web");
+    OwnerReference owner = r.getMetadata().getOwnerReferences().get(0);
+    assertThat(owner.getKind()).isEqualTo("HTTPRoute");
+    assertThat(owner.getName()).isEqualTo("web");
+    assertThat(owner.getUid()).isEqualTo("uid-web");
+    assertThat(owner.getController()).isTrue();
+    assertThat(owner.getBlockOwnerDeletion()).isTrue();
+    assertThat(methods("create", "web")).containsExactly("POST");
+  }
+
+  @Test
+  void updatesWithOneWriteWhenTheTargetsChange() {
+    decisions.send(publish("update", "web", "192.0.2.1"));
+    awaitTargets("update", "web", "192.0.2.1");
+
+    decisions.send(publish("update", "web", "192.0.2.7"));
+
+    awaitTargets("update", "web", "192.0.2.7");
+    barrier("update");
+    assertThat(methods("update", "web")).containsExactly("POST", "PUT");
+  }
+
+  @Test
+  void writesNothingForADecisionThatChangesNothing() {
+    TargetDecision d = publish("noop", "web", "192.0.2.1", "192.0.2.2");
+    decisions.send(d);
+    awaitTargets("noop", "web", "192.0.2.1", "192.0.2.2");
+    barrier("noop");
+    int before = api.writesTo("noop", objectName("web")).size();
+
+    // Same records, targets in another order, another explanation: a new value on the topic.
+    decisions.send(d.withExplanation(Explanation.of("recomputed, same outcome")));
+    decisions.send(publish("noop", "web", "192.0.2.2", "192.0.2.1"));
+    barrier("noop");
+
+    assertThat(api.writesTo("noop", objectName("web"))).hasSize(before);
+  }
+
+  @Test
+  void deletesOnATombstone() {
+    decisions.send(publish("tomb", "web", "192.0.2.1"));
+    awaitObject("tomb", "web");
+
+    decisions.tombstone("HTTPRoute/tomb/web");
+
+    awaitGone("tomb", "web");
+    assertThat(methods("tomb", "web")).containsExactly("POST", "DELETE");
+  }
+
+  @Test
+  void deletesAtOnceOnWithdraw() {
+    decisions.send(publish("withdraw", "web", "192.0.2.1"));
+    awaitObject("withdraw", "web");
+
+    decisions.send(TestDecisions.withdraw("withdraw", "web"));
+
+    awaitGone("withdraw", "web");
+  }
+
+  @Test
+  void keepsTheLastRecordsForTheGracePeriodThenDeletes() {
+    decisions.send(publish("grace", "web", "192.0.2.1"));
+    awaitObject("grace", "web");
+
+    // The writer's default grace here is 2 s; 4 s leaves the test time to see the kept object.
+    decisions.send(
+        TestDecisions.decision(
+            "grace", "web", Disposition.NO_TARGETS, List.of(), 4L, "no targets"));
+
+    GenericKubernetesResource kept =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> api.get("grace", objectName("web")),
+                r -> r != null && r.getMetadata().getAnnotations().containsKey(STALE_SINCE));
+    assertThat(targets(kept)).containsExactly("192.0.2.1");
+    assertThat(Instant.parse(kept.getMetadata().getAnnotations().get(STALE_SINCE)))
+        .isBeforeOrEqualTo(Instant.now());
+    awaitGone("grace", "web");
+    assertThat(methods("grace", "web")).containsExactly("POST", "PUT", "DELETE");
+  }
+
+  private static final String STALE_SINCE = "directdns.meisterlala.dev/stale-since";
+
+  @Test
+  void restoresAtOnceWhenTargetsReturnWithinTheGracePeriod() {
+    decisions.send(publish("recover", "web", "192.0.2.1"));
+    awaitObject("recover", "web");
+    decisions.send(
+        TestDecisions.decision(
+            "recover", "web", Disposition.NO_TARGETS, List.of(), 60L, "no targets"));
+    await()
+        .atMost(WAIT)
+        .until(
+            () -> api.get("recover", objectName("web")),
+            r -> r.getMetadata().getAnnotations().containsKey(STALE_SINCE));
+
+    decisions.send(publish("recover", "web", "192.0.2.5"));
+
+    GenericKubernetesResource restored =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> api.get("recover", objectName("web")),
+                r -> !r.getMetadata().getAnnotations().containsKey(STALE_SINCE));
+    assertThat(targets(restored)).containsExactly("192.0.2.5");
+  }
+
+  @Test
+  void neverModifiesAForeignObjectAndExplainsTheConflict() {
+    GenericKubernetesResource before = api.get("foreign", objectName("web"));
+
+    decisions.send(publish("foreign", "web", "192.0.2.1"));
+
+    HttpResponse<String> explain =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> writer.get("/api/v1/records/foreign/" + objectName("web")),
+                r -> r.statusCode() == 200 && r.body().contains("\"CONFLICT\""));
+    assertThat(explain.body())
+        .contains("HTTPRoute/foreign/web")
+        .contains("app.kubernetes.io/managed-by=k8s-direct-dns");
+    barrier("foreign");
+    GenericKubernetesResource after = api.get("foreign", objectName("web"));
+    assertThat(after.getMetadata().getResourceVersion())
+        .isEqualTo(before.getMetadata().getResourceVersion());
+    assertThat(methods("foreign", "web")).doesNotContain("PUT", "PATCH", "DELETE");
+    assertThat(writer.counter("cairn.writer.foreign.refused")).isGreaterThanOrEqualTo(1);
+  }
+
+  @Test
+  void deletesAnOrphanItOwnsOnceTheDecisionsAreRead() {
+    awaitGone("orphans", "gone");
+
+    assertThat(methods("orphans", "gone"))
+        .containsExactly("POST", "DELETE"); // the test's, then the writer's
+  }
+
+  @Test
+  void repairsAManualEditOfAnOwnedObject() {
+    decisions.send(publish("edit", "web", "192.0.2.1"));
+    GenericKubernetesResource r = awaitObject("edit", "web");
+
+    r.setAdditionalProperty(
+        "spec",
+        Map.of(
+            "endpoints",
+            List.of(
+                Map.of(
+                    "dnsName",
+                    "web.example.com",
+                    "recordType",
+                    "A",
+                    "targets",
+                    List.of("203.0.113.6")))));
+    api.client().genericKubernetesResources(MockKubernetes.DNS_ENDPOINTS).resource(r).update();
+
+    awaitTargets("edit", "web", "192.0.2.1");
+  }
+
+  @Test
+  void recreatesAnOwnedObjectDeletedByHand() {
+    decisions.send(publish("manualdelete", "web", "192.0.2.1"));
+    awaitObject("manualdelete", "web");
+
+    api.client()
+        .genericKubernetesResources(MockKubernetes.DNS_ENDPOINTS)
+        .inNamespace("manualdelete")
+        .withName(objectName("web"))
+        .delete();
+
+    await()
+        .atMost(WAIT)
+        .until(() -> methods("manualdelete", "web").equals(List.of("POST", "DELETE", "POST")));
+    awaitTargets("manualdelete", "web", "192.0.2.1");
+  }
+
+  @Test
+  void rejectsInvalidEndpointsAndWritesTheValidRest() {
+    decisions.send(
+        publish(
+            "invalid",
+            "web",
+            List.of(
+                DnsRecord.of("web.example.com", "A", 30, List.of("192.0.2.1")),
+                DnsRecord.of("v6.example.com", "A", 30, List.of("2001:db8::1")))));
+
+    GenericKubernetesResource r = awaitTargets("invalid", "web", "192.0.2.1");
+
+    assertThat(targets(r)).containsExactly("192.0.2.1");
+    HttpResponse<String> explain = writer.get("/api/v1/records/invalid/" + objectName("web"));
+    assertThat(explain.body()).contains("records[1].targets[0]").contains("2001:db8::1");
+    assertThat(writer.counter("cairn.writer.endpoints.rejected")).isGreaterThanOrEqualTo(1);
+  }
+
+  @Test
+  void replansAfterAResourceVersionConflictInsteadOfRetryingTheSameWrite() {
+    decisions.send(publish("conflict", "web", "192.0.2.1"));
+    awaitObject("conflict", "web");
+    api.beforeNextUpdate(
+        "conflict",
+        objectName("web"),
+        sent -> {
+          Map<String, String> annotations = new HashMap<>(sent.getMetadata().getAnnotations());
+          annotations.put("example.com/edited-meanwhile", "yes");
+          sent.getMetadata().setAnnotations(annotations);
+          sent.setAdditionalProperty(
+              "spec",
+              Map.of(
+                  "endpoints",
+                  List.of(
+                      Map.of(
+                          "dnsName",
+                          "web.example.com",
+                          "recordType",
+                          "A",
+                          "targets",
+                          List.of("203.0.113.9")))));
+          return sent;
+        });
+    double conflictsBefore = writer.counter("cairn.writer.conflicts");
+
+    decisions.send(publish("conflict", "web", "192.0.2.2"));
+
+    GenericKubernetesResource r = awaitTargets("conflict", "web", "192.0.2.2");
+    assertThat(r.getMetadata().getAnnotations())
+        .containsEntry("example.com/edited-meanwhile", "yes");
+    List<Write> puts =
+        api.writesTo("conflict", objectName("web")).stream()
+            .filter(w -> w.method().equals("PUT"))
+            .toList();
+    assertThat(puts).extracting(Write::status).containsExactly(409, 200);
+    assertThat(writer.counter("cairn.writer.conflicts")).isEqualTo(conflictsBefore + 1);
+  }
+
+  @Test
+  void explainsUnknownObjectsWith404() {
+    assertThat(writer.get("/api/v1/records/nowhere/nothing").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void reportsHealthAndMetrics() {
+    await().atMost(WAIT).until(() -> writer.get("/actuator/health/readiness").statusCode() == 200);
+    String health = writer.get("/actuator/health").body();
+    assertThat(health)
+        .contains("\"decisions\"")
+        .contains("\"leadership\"")
+        .contains("\"dnsEndpoints\"");
+    String prometheus = writer.get("/actuator/prometheus").body();
+    assertThat(prometheus)
+        .contains("cairn_writer_writes_total")
+        .contains("cairn_writer_leader 1.0")
+        .contains("cairn_writer_records_in_grace")
+        .contains("cairn_writer_apply_latency_seconds");
+  }
+}

@@ -1,0 +1,29 @@
+package dev.cairn.recordwriter;
+
+import static dev.cairn.recordwriter.TestDecisions.objectName;
+import static dev.cairn.recordwriter.TestDecisions.publish;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The local stack's default path: a bare CRUD mock where nobody installed the DNSEndpoint CRD, and
+ * the writer started with only the master URL, bootstrap servers, port and topic prefix.
+ */
+class WithoutCrdIT {
+
+  @Test
+  void writesToABareCrudMock() {
+    try (MockKubernetes api = new MockKubernetes(false);
+        DecisionProducer decisions =
+            new DecisionProducer(EmbeddedBroker.bootstrapServers(), "bare.");
+        WriterRun writer = WriterRun.start(api, "bare.")) {
+      decisions.send(publish("bare", "web", "192.0.2.1"));
+
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> api.get("bare", objectName("web")) != null);
+    }
+  }
+}
