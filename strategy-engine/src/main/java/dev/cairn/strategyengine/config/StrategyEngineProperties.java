@@ -1,0 +1,92 @@
+package dev.cairn.strategyengine.config;
+
+import dev.cairn.commonmodel.TopicSettings;
+import dev.cairn.strategyengine.placement.PlacementSettings;
+import dev.cairn.strategyengine.stream.PlacementTopology.StoreType;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The strategy-engine's settings, prefix {@code engine}. Validated when bound: a bad value stops
+ * the application before it touches Kafka.
+ *
+ * @param applicationId the Kafka Streams application id (consumer group, internal topic prefix);
+ *     one per cluster in the local stack
+ * @param stateDir the Kafka Streams state directory; Streams adds the application id below it;
+ *     default {@code <java.io.tmpdir>/cairn-strategy-engine}
+ * @param enableIpv4 publish A targets (direct-dns {@code --enable-ipv4})
+ * @param enableIpv6 publish AAAA targets (direct-dns {@code --enable-ipv6})
+ * @param resolveTargetHostnames resolve host name targets unless a route says otherwise (direct-dns
+ *     {@code --resolve-target-hostnames})
+ * @param dnsResolver the resolver whose answers are used when a route names none, {@code
+ *     host[:port]} (direct-dns {@code --dns-resolver})
+ * @param resolutionMaxStale how long after its TTL ran out a failing resolution's last good answer
+ *     is still used (RFC 8767 serve-stale)
+ * @param resolutionExpiryCheckInterval how often routes using stale resolutions are re-checked
+ * @param commitInterval Kafka Streams {@code commit.interval.ms}; short for low latency
+ * @param statestoreCacheMaxBytes Kafka Streams {@code statestore.cache.max.bytes}; 0 forwards every
+ *     change at once
+ * @param streamThreads Kafka Streams {@code num.stream.threads}
+ * @param stateStoreType {@code rocksdb} (default) or {@code in-memory}
+ * @param topics topic prefix, partitions and replicas
+ */
+@ConfigurationProperties(prefix = "engine")
+public record StrategyEngineProperties(
+    @DefaultValue("cairn-strategy-engine") String applicationId,
+    Path stateDir,
+    @DefaultValue("true") boolean enableIpv4,
+    @DefaultValue("false") boolean enableIpv6,
+    @DefaultValue("false") boolean resolveTargetHostnames,
+    @DefaultValue(PlacementSettings.DEFAULT_DNS_RESOLVER) String dnsResolver,
+    @DefaultValue("24h") Duration resolutionMaxStale,
+    @DefaultValue("1m") Duration resolutionExpiryCheckInterval,
+    @DefaultValue("100ms") Duration commitInterval,
+    @DefaultValue("0") long statestoreCacheMaxBytes,
+    @DefaultValue("1") int streamThreads,
+    @DefaultValue("rocksdb") StoreType stateStoreType,
+    @DefaultValue TopicSettings topics) {
+
+  public StrategyEngineProperties {
+    if (applicationId == null || !applicationId.matches("[A-Za-z0-9._-]+")) {
+      throw new IllegalArgumentException(
+          "engine.application-id must be letters, digits, '.', '_' or '-', got '"
+              + applicationId
+              + "'");
+    }
+    if (stateDir == null) {
+      stateDir = Path.of(System.getProperty("java.io.tmpdir"), "cairn-strategy-engine");
+    }
+    requirePositive("engine.resolution-expiry-check-interval", resolutionExpiryCheckInterval);
+    requirePositive("engine.commit-interval", commitInterval);
+    if (statestoreCacheMaxBytes < 0) {
+      throw new IllegalArgumentException("engine.statestore-cache-max-bytes must not be negative");
+    }
+    if (streamThreads < 1) {
+      throw new IllegalArgumentException("engine.stream-threads must be at least 1");
+    }
+    if (topics == null) {
+      topics = TopicSettings.defaults();
+    }
+    placementSettings(
+        enableIpv4, enableIpv6, resolveTargetHostnames, dnsResolver, resolutionMaxStale);
+  }
+
+  /** The settings the placement core receives. */
+  public PlacementSettings placementSettings() {
+    return placementSettings(
+        enableIpv4, enableIpv6, resolveTargetHostnames, dnsResolver, resolutionMaxStale);
+  }
+
+  private static PlacementSettings placementSettings(
+      boolean ipv4, boolean ipv6, boolean resolve, String resolver, Duration maxStale) {
+    return new PlacementSettings(ipv4, ipv6, resolve, resolver, maxStale);
+  }
+
+  private static void requirePositive(String name, Duration value) {
+    if (value == null || value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive, got " + value);
+    }
+  }
+}

@@ -1,0 +1,101 @@
+package dev.cairn.strategyengine.placement;
+
+import dev.cairn.commonmodel.topology.NodeState;
+import dev.cairn.commonmodel.validation.IpLiteral.Family;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * An in-memory {@link NodeView} with a zone index and a cache of node targets, so that placing a
+ * route costs a few map lookups instead of a scan of every node. Not thread-safe: one instance
+ * belongs to one stream task (or one test).
+ */
+public final class NodeDirectory implements NodeView {
+
+  private final Map<String, NodeState> nodes = new HashMap<>();
+  private final Map<String, TreeMap<String, NodeState>> ingressByZone = new HashMap<>();
+  private final TreeMap<String, NodeState> ingress = new TreeMap<>();
+  private final Map<String, CachedTargets> targets = new HashMap<>();
+
+  /** A directory holding the given nodes. */
+  public static NodeDirectory of(Collection<NodeState> nodes) {
+    NodeDirectory directory = new NodeDirectory();
+    nodes.forEach(directory::put);
+    return directory;
+  }
+
+  /** Adds or replaces a node. */
+  public void put(NodeState node) {
+    remove(node.name());
+    nodes.put(node.name(), node);
+    if (node.ingress()) {
+      ingress.put(node.name(), node);
+      String zone = NodeView.zoneOf(node);
+      if (zone != null) {
+        ingressByZone.computeIfAbsent(zone, z -> new TreeMap<>()).put(node.name(), node);
+      }
+    }
+  }
+
+  /** Removes a node; unknown names are ignored. */
+  public void remove(String name) {
+    NodeState old = nodes.remove(name);
+    targets.remove(name);
+    if (old == null || !old.ingress()) {
+      return;
+    }
+    ingress.remove(name);
+    String zone = NodeView.zoneOf(old);
+    if (zone != null) {
+      TreeMap<String, NodeState> inZone = ingressByZone.get(zone);
+      if (inZone != null) {
+        inZone.remove(name);
+        if (inZone.isEmpty()) {
+          ingressByZone.remove(zone);
+        }
+      }
+    }
+  }
+
+  /** The number of nodes held. */
+  public int size() {
+    return nodes.size();
+  }
+
+  @Override
+  public Optional<NodeState> node(String name) {
+    return Optional.ofNullable(nodes.get(name));
+  }
+
+  @Override
+  public Collection<NodeState> ingressNodesInZone(String zone) {
+    TreeMap<String, NodeState> inZone = ingressByZone.get(zone);
+    return inZone == null ? Set.of() : Collections.unmodifiableCollection(inZone.values());
+  }
+
+  @Override
+  public Collection<NodeState> ingressNodes() {
+    return Collections.unmodifiableCollection(ingress.values());
+  }
+
+  @Override
+  public NodeTargets targets(NodeState node, Set<Family> families) {
+    if (nodes.get(node.name()) != node) {
+      return NodeTargets.of(node, families);
+    }
+    CachedTargets cached = targets.get(node.name());
+    if (cached == null || !cached.families().equals(families)) {
+      cached = new CachedTargets(EnumSet.copyOf(families), NodeTargets.of(node, families));
+      targets.put(node.name(), cached);
+    }
+    return cached.targets();
+  }
+
+  private record CachedTargets(Set<Family> families, NodeTargets targets) {}
+}

@@ -1,0 +1,764 @@
+package dev.cairn.strategyengine.placement;
+
+import dev.cairn.commonmodel.decision.Disposition;
+import dev.cairn.commonmodel.decision.DnsRecord;
+import dev.cairn.commonmodel.decision.Explanation;
+import dev.cairn.commonmodel.decision.Explanation.Skipped;
+import dev.cairn.commonmodel.decision.TargetDecision;
+import dev.cairn.commonmodel.health.HostnameResolution;
+import dev.cairn.commonmodel.health.ProbeStatus;
+import dev.cairn.commonmodel.topology.BackendRef;
+import dev.cairn.commonmodel.topology.EndpointState;
+import dev.cairn.commonmodel.topology.NodeState;
+import dev.cairn.commonmodel.topology.RouteState;
+import dev.cairn.commonmodel.topology.ServiceEndpoints;
+import dev.cairn.commonmodel.validation.Flags;
+import dev.cairn.commonmodel.validation.Hostnames;
+import dev.cairn.commonmodel.validation.IpLiteral;
+import dev.cairn.commonmodel.validation.IpLiteral.Family;
+import dev.cairn.commonmodel.validation.Problem;
+import dev.cairn.commonmodel.validation.Ttl;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Decides the DNSEndpoint of an HTTPRoute from where its backends run: the k8s-direct-dns reconcile
+ * pipeline (direct-dns.md §4–§9) as a pure function, with the original's bugs fixed (see {@code
+ * docs/compatibility.md}).
+ *
+ * <ol>
+ *   <li><b>Enabled</b>: {@code directdns.meisterlala.dev/enabled} parsed with {@link Flags#parse}
+ *       ({@code false/no/off/0}); false gives {@link Disposition#WITHDRAW}; an unreadable value is
+ *       a problem and leaves the route enabled.
+ *   <li><b>Hostnames</b>: {@code spec.hostnames} plus the comma-separated {@code
+ *       external-dns.alpha.kubernetes.io/hostname}; trimmed, lower-cased, one trailing dot removed,
+ *       validated (a leading {@code *} label is allowed), de-duplicated and sorted. Invalid names
+ *       are problems. None left: WITHDRAW.
+ *   <li><b>Backends</b>: backendRefs to core Services in the route's namespace; others are skipped
+ *       with their reason. None: WITHDRAW.
+ *   <li><b>Targets</b>: with {@code directdns.meisterlala.dev/target-nodes}, the listed nodes'
+ *       targets, never a fallback; otherwise the ingress nodes in the zones of the nodes running
+ *       ready endpoints, falling back to all ingress nodes when those give nothing. Node targets
+ *       follow {@link NodeTargets}; the IP family filter applies there, before zone selection.
+ *   <li><b>Hostname targets</b> are replaced by the prober's {@link HostnameResolution} when the
+ *       route resolves them; until one exists they stay CNAME targets.
+ *   <li><b>Records</b>: targets de-duplicated; never A/AAAA and CNAME at one name (IP targets win)
+ *       and never more than one CNAME target (the lexically smallest is kept). One record per
+ *       hostname and type, TTL from {@code directdns.meisterlala.dev/ttl} (default 1).
+ * </ol>
+ *
+ * <p>No usable target gives {@link Disposition#NO_TARGETS} (the record-writer keeps the last
+ * records for the grace period); a route that no longer wants a record gives {@link
+ * Disposition#WITHDRAW} (delete now, as direct-dns does). The Cairn extension annotation {@code
+ * directdns.meisterlala.dev/stale-grace-period} ({@link GoDuration}) sets {@code
+ * gracePeriodSeconds}.
+ */
+public final class PlacementDecider {
+
+  /** The route kind this decider handles. */
+  public static final String HTTP_ROUTE = "HTTPRoute";
+
+  /** direct-dns's default record TTL. */
+  public static final long DEFAULT_TTL_SECONDS = 1;
+
+  private static final Comparator<NodeState> BY_NAME = Comparator.comparing(NodeState::name);
+
+  private PlacementDecider() {}
+
+  /**
+   * The desired decision for a route.
+   *
+   * @param route an HTTPRoute
+   * @param endpointsByService the endpoints of the route's backend Services, keyed by Service name
+   *     (all in the route's namespace); a missing entry means the Service has no endpoints
+   * @param nodes the cluster's nodes
+   * @param hostnameResolutions the prober's resolutions
+   * @param settings the engine settings
+   * @param now the evaluation time (only compared with resolution expiry)
+   */
+  public static TargetDecision decide(
+      RouteState route,
+      Map<String, ServiceEndpoints> endpointsByService,
+      NodeView nodes,
+      ResolutionLookup hostnameResolutions,
+      PlacementSettings settings,
+      Instant now) {
+    return place(route, endpointsByService, nodes, hostnameResolutions, settings, now).decision();
+  }
+
+  /** Like {@link #decide}, also returning the inputs the decision depended on. */
+  public static Placement place(
+      RouteState route,
+      Map<String, ServiceEndpoints> endpointsByService,
+      NodeView nodes,
+      ResolutionLookup hostnameResolutions,
+      PlacementSettings settings,
+      Instant now) {
+    Objects.requireNonNull(route, "route");
+    if (!HTTP_ROUTE.equals(route.kind())) {
+      throw new IllegalArgumentException(
+          "only HTTPRoutes get a direct-dns placement, got " + route.ref());
+    }
+    return new Run(
+            route,
+            Objects.requireNonNull(endpointsByService, "endpointsByService"),
+            Objects.requireNonNull(nodes, "nodes"),
+            Objects.requireNonNull(hostnameResolutions, "hostnameResolutions"),
+            Objects.requireNonNull(settings, "settings"),
+            Objects.requireNonNull(now, "now"))
+        .place();
+  }
+
+  /**
+   * The names of the in-namespace core Services a route's backendRefs point to (direct-dns §4.4),
+   * sorted and de-duplicated: the keys {@link #decide} reads from {@code endpointsByService}.
+   */
+  public static List<String> serviceNames(RouteState route) {
+    TreeSet<String> names = new TreeSet<>();
+    for (BackendRef ref : route.backends()) {
+      if (skipReason(route, ref) == null) {
+        names.add(ref.name().strip());
+      }
+    }
+    return List.copyOf(names);
+  }
+
+  private static String skipReason(RouteState route, BackendRef ref) {
+    if (ref.name() == null || ref.name().isBlank()) {
+      return "the backendRef has no name";
+    }
+    if (ref.group() != null && !ref.group().isEmpty()) {
+      return "group '" + ref.group() + "' is not the core group; only core Services are used";
+    }
+    if (ref.kind() != null && !"Service".equals(ref.kind())) {
+      return "kind '" + ref.kind() + "' is not Service";
+    }
+    if (ref.namespace() != null
+        && !ref.namespace().isEmpty()
+        && !ref.namespace().equals(route.namespace())) {
+      return "namespace '"
+          + ref.namespace()
+          + "' is not the route's; cross-namespace backends (ReferenceGrant) are not supported";
+    }
+    return null;
+  }
+
+  /** One evaluation: collects the explanation, the problems and the dependencies as it goes. */
+  private static final class Run {
+
+    private final RouteState route;
+    private final Map<String, ServiceEndpoints> endpoints;
+    private final NodeView nodes;
+    private final ResolutionLookup resolutions;
+    private final PlacementSettings settings;
+    private final Instant now;
+    private final Set<Family> families;
+
+    private final LinkedHashSet<Problem> problems = new LinkedHashSet<>();
+    private final List<Skipped> skipped = new ArrayList<>();
+    private final List<String> fallbacks = new ArrayList<>();
+    private final List<String> backends = new ArrayList<>();
+    private final TreeSet<String> zones = new TreeSet<>();
+    private final LinkedHashSet<String> candidateNodes = new LinkedHashSet<>();
+
+    private final TreeSet<String> depServices = new TreeSet<>();
+    private final TreeSet<String> depNodes = new TreeSet<>();
+    private final TreeSet<String> depResolutions = new TreeSet<>();
+    private boolean depFallback;
+
+    private boolean resolve;
+    private String server;
+    private long ttl = DEFAULT_TTL_SECONDS;
+    private Long grace;
+
+    Run(
+        RouteState route,
+        Map<String, ServiceEndpoints> endpoints,
+        NodeView nodes,
+        ResolutionLookup resolutions,
+        PlacementSettings settings,
+        Instant now) {
+      this.route = route;
+      this.endpoints = endpoints;
+      this.nodes = nodes;
+      this.resolutions = resolutions;
+      this.settings = settings;
+      this.now = now;
+      this.families = settings.families();
+      problems.addAll(route.problems());
+    }
+
+    Placement place() {
+      String enabled = annotation(AnnotationKeys.ENABLED);
+      if (enabled != null && !enabled.isBlank()) {
+        Optional<Boolean> parsed = Flags.parse(enabled);
+        if (parsed.isEmpty()) {
+          problems.add(
+              new Problem(
+                  AnnotationKeys.field(AnnotationKeys.ENABLED),
+                  enabled,
+                  "not a boolean (true/false, yes/no, on/off, 1/0); the route stays enabled"));
+        } else if (!parsed.get()) {
+          return withdraw(
+              "Withdrawn: the route is disabled by "
+                  + AnnotationKeys.ENABLED
+                  + "='"
+                  + enabled
+                  + "'.");
+        }
+      }
+      List<String> hostnames = hostnames();
+      if (hostnames.isEmpty()) {
+        return withdraw(
+            "Withdrawn: the route has no valid hostname in spec.hostnames or "
+                + AnnotationKeys.EXTERNAL_DNS_HOSTNAME
+                + ".");
+      }
+      List<String> services = backendServices();
+      if (services.isEmpty()) {
+        return withdraw(
+            "Withdrawn: the route has no backendRef to a core Service in namespace "
+                + route.namespace()
+                + ".");
+      }
+      ttl = ttl();
+      grace = gracePeriod();
+      resolutionSettings();
+      List<String> pinned = pinnedNodes();
+      return pinned.isEmpty() ? placeByZone(hostnames, services) : placePinned(hostnames, pinned);
+    }
+
+    // ---------------------------------------------------------------- inputs of the route
+
+    private String annotation(String key) {
+      return route.annotations().get(key);
+    }
+
+    private List<String> hostnames() {
+      TreeSet<String> names = new TreeSet<>();
+      List<String> spec = route.hostnames();
+      for (int i = 0; i < spec.size(); i++) {
+        addHostname(names, "spec.hostnames[" + i + "]", spec.get(i));
+      }
+      String extra = annotation(AnnotationKeys.EXTERNAL_DNS_HOSTNAME);
+      if (extra != null) {
+        String field = AnnotationKeys.field(AnnotationKeys.EXTERNAL_DNS_HOSTNAME);
+        for (String part : extra.split(",", -1)) {
+          addHostname(names, field, part);
+        }
+      }
+      return List.copyOf(names);
+    }
+
+    private void addHostname(Set<String> names, String field, String raw) {
+      if (raw == null) {
+        return;
+      }
+      String text = raw.strip();
+      if (text.isEmpty()) {
+        return;
+      }
+      Optional<Problem> problem = Hostnames.checkPattern(field, text);
+      if (problem.isPresent()) {
+        problems.add(problem.get());
+        skipped.add(new Skipped("hostname '" + text + "'", problem.get().reason()));
+        return;
+      }
+      names.add(Hostnames.normalise(text));
+    }
+
+    private List<String> backendServices() {
+      TreeSet<String> names = new TreeSet<>();
+      List<BackendRef> refs = route.backends();
+      for (int i = 0; i < refs.size(); i++) {
+        BackendRef ref = refs.get(i);
+        String reason = skipReason(route, ref);
+        if (reason != null) {
+          skipped.add(new Skipped("backendRef[" + i + "] " + describe(ref), reason));
+        } else {
+          names.add(ref.name().strip());
+        }
+      }
+      return List.copyOf(names);
+    }
+
+    private String describe(BackendRef ref) {
+      String kind = ref.kind() == null ? "Service" : ref.kind();
+      String group = ref.group() == null || ref.group().isEmpty() ? "" : ref.group() + "/";
+      String namespace =
+          ref.namespace() == null || ref.namespace().isEmpty()
+              ? route.namespace()
+              : ref.namespace();
+      return group + kind + " " + namespace + "/" + ref.name();
+    }
+
+    private long ttl() {
+      String raw = annotation(AnnotationKeys.TTL);
+      if (raw == null || raw.isBlank()) {
+        return DEFAULT_TTL_SECONDS;
+      }
+      String text = raw.strip();
+      if (text.startsWith("+")) {
+        text = text.substring(1);
+      }
+      Optional<Long> parsed = Ttl.parse(text);
+      if (parsed.isEmpty()) {
+        problems.add(
+            new Problem(
+                AnnotationKeys.field(AnnotationKeys.TTL),
+                raw,
+                "not a whole number of seconds from "
+                    + Ttl.MIN_SECONDS
+                    + " to "
+                    + Ttl.MAX_SECONDS
+                    + "; the default TTL "
+                    + DEFAULT_TTL_SECONDS
+                    + " applies"));
+        return DEFAULT_TTL_SECONDS;
+      }
+      return parsed.get();
+    }
+
+    private Long gracePeriod() {
+      String raw = annotation(AnnotationKeys.STALE_GRACE_PERIOD);
+      if (raw == null || raw.isBlank()) {
+        return null;
+      }
+      Optional<Duration> parsed = GoDuration.parse(raw);
+      if (parsed.isEmpty()) {
+        problems.add(
+            new Problem(
+                AnnotationKeys.field(AnnotationKeys.STALE_GRACE_PERIOD),
+                raw,
+                "not a duration such as 90s, 5m or 1h30m (at most ten years); the record-writer's"
+                    + " default grace period applies"));
+        return null;
+      }
+      return parsed.get().toSeconds();
+    }
+
+    private void resolutionSettings() {
+      resolve = settings.resolveTargetHostnames();
+      String raw = annotation(AnnotationKeys.RESOLVE_TARGET_HOSTNAMES);
+      if (raw != null && !raw.isBlank()) {
+        Optional<Boolean> parsed = Flags.parse(raw);
+        if (parsed.isPresent()) {
+          resolve = parsed.get();
+        } else {
+          problems.add(
+              new Problem(
+                  AnnotationKeys.field(AnnotationKeys.RESOLVE_TARGET_HOSTNAMES),
+                  raw,
+                  "not a boolean (true/false, yes/no, on/off, 1/0); the engine default ("
+                      + settings.resolveTargetHostnames()
+                      + ") applies"));
+        }
+      }
+      server = settings.dnsResolver();
+      String rawServer = annotation(AnnotationKeys.DNS_SERVER);
+      if (resolve && rawServer != null && !rawServer.isBlank()) {
+        server = ResolverAddress.normalise(rawServer);
+        if (!ResolverAddress.isValid(server)) {
+          problems.add(
+              new Problem(
+                  AnnotationKeys.field(AnnotationKeys.DNS_SERVER),
+                  rawServer,
+                  "not host[:port], [ipv6]:port or an IPv6 address; lookups through it fail"));
+        }
+      }
+    }
+
+    private List<String> pinnedNodes() {
+      String raw = annotation(AnnotationKeys.TARGET_NODES);
+      if (raw == null || raw.isBlank()) {
+        return List.of();
+      }
+      TreeSet<String> names = new TreeSet<>();
+      for (String part : raw.split(",", -1)) {
+        String name = part.strip();
+        if (!name.isEmpty()) {
+          names.add(name);
+        }
+      }
+      return List.copyOf(names);
+    }
+
+    // ---------------------------------------------------------------- target selection
+
+    private Placement placePinned(List<String> hostnames, List<String> pinned) {
+      depNodes.addAll(pinned);
+      List<NodeState> present = new ArrayList<>();
+      for (String name : pinned) {
+        Optional<NodeState> node = nodes.node(name);
+        if (node.isEmpty()) {
+          skipped.add(new Skipped("pinned node " + name, "node not found"));
+        } else {
+          present.add(node.get());
+        }
+      }
+      TreeSet<Target> targets = targetsOf(present, "pinned node ");
+      if (targets.isEmpty()) {
+        return noTargets(
+            "No targets: none of the pinned node(s) "
+                + String.join(", ", pinned)
+                + " gives a publishable target; routes with "
+                + AnnotationKeys.TARGET_NODES
+                + " never fall back to other nodes.");
+      }
+      return publish(hostnames, targets, "pinned node(s) " + String.join(", ", candidateNodes));
+    }
+
+    private Placement placeByZone(List<String> hostnames, List<String> services) {
+      TreeSet<String> backendNodes = new TreeSet<>();
+      for (String service : services) {
+        String qualified = route.namespace() + "/" + service;
+        depServices.add("Service/" + qualified);
+        backends.add(qualified);
+        ServiceEndpoints found = endpoints.get(service);
+        if (found == null || found.endpoints().isEmpty()) {
+          skipped.add(new Skipped("Service " + qualified, "no endpoints are published for it"));
+          continue;
+        }
+        int notReady = 0;
+        int withoutNode = 0;
+        for (EndpointState endpoint : found.endpoints()) {
+          if (!endpoint.isReady()) {
+            notReady++;
+          } else if (endpoint.nodeName() == null || endpoint.nodeName().isBlank()) {
+            withoutNode++;
+          } else {
+            backendNodes.add(endpoint.nodeName().strip());
+          }
+        }
+        if (notReady > 0 || withoutNode > 0) {
+          List<String> parts = new ArrayList<>();
+          if (notReady > 0) {
+            parts.add(notReady + " not ready");
+          }
+          if (withoutNode > 0) {
+            parts.add(withoutNode + " without nodeName");
+          }
+          skipped.add(new Skipped("endpoints of Service " + qualified, String.join(", ", parts)));
+        }
+      }
+      if (backendNodes.isEmpty()) {
+        return noTargets(
+            "No targets: no ready endpoint of the backend Service(s) runs on a named node.");
+      }
+      depNodes.addAll(backendNodes);
+      for (String name : backendNodes) {
+        Optional<NodeState> node = nodes.node(name);
+        String zone = node.map(NodeView::zoneOf).orElse(null);
+        if (node.isEmpty()) {
+          skipped.add(new Skipped("backend node " + name, "node not found"));
+        } else if (zone == null) {
+          skipped.add(
+              new Skipped(
+                  "backend node " + name,
+                  "no " + AnnotationKeys.ZONE_LABEL + " label on the node"));
+        } else {
+          zones.add(zone);
+        }
+      }
+      if (zones.isEmpty()) {
+        return noTargets(
+            "No targets: no node running a ready backend has a "
+                + AnnotationKeys.ZONE_LABEL
+                + " label.");
+      }
+      Collection<NodeState> inZones;
+      if (zones.size() == 1) {
+        inZones = nodes.ingressNodesInZone(zones.first());
+      } else {
+        List<NodeState> merged = new ArrayList<>();
+        zones.forEach(zone -> merged.addAll(nodes.ingressNodesInZone(zone)));
+        merged.sort(BY_NAME);
+        inZones = merged;
+      }
+      String zoneList = String.join(", ", zones);
+      TreeSet<Target> targets = targetsOf(inZones, "ingress node ");
+      if (!targets.isEmpty()) {
+        return publish(hostnames, targets, "ingress node(s) in zone(s) " + zoneList);
+      }
+      depFallback = true;
+      Set<String> considered = new HashSet<>();
+      inZones.forEach(node -> considered.add(node.name()));
+      List<NodeState> others = new ArrayList<>();
+      for (NodeState node : nodes.ingressNodes()) {
+        if (!considered.contains(node.name())) {
+          others.add(node);
+        }
+      }
+      targets = targetsOf(others, "ingress node ");
+      if (targets.isEmpty()) {
+        return noTargets(
+            "No targets: no ingress node in zone(s) "
+                + zoneList
+                + " gives a publishable target, nor does any other ingress node.");
+      }
+      fallbacks.add(
+          "No ingress node in zone(s) "
+              + zoneList
+              + " gives a publishable target; fell back to all "
+              + nodes.ingressNodes().size()
+              + " ingress node(s) in any zone.");
+      return publish(hostnames, targets, "ingress node(s) outside the backend zones (fallback)");
+    }
+
+    /** The targets the nodes give, with hostname targets resolved when the route asks for it. */
+    private TreeSet<Target> targetsOf(Collection<NodeState> candidates, String label) {
+      TreeSet<Target> targets = new TreeSet<>();
+      for (NodeState node : candidates) {
+        candidateNodes.add(node.name());
+        NodeTargets nodeTargets = nodes.targets(node, families);
+        skipped.addAll(nodeTargets.skipped());
+        problems.addAll(nodeTargets.problems());
+        if (!nodeTargets.publishable()) {
+          skipped.add(new Skipped(label + node.name(), nodeTargets.noTargetReason()));
+          continue;
+        }
+        List<Target> contribution = new ArrayList<>();
+        for (Target target : nodeTargets.targets()) {
+          if (resolve && target.type() == RecordType.CNAME) {
+            contribution.addAll(resolveHost(node.name(), target));
+          } else {
+            contribution.add(target);
+          }
+        }
+        if (contribution.isEmpty()) {
+          skipped.add(
+              new Skipped(
+                  label + node.name(), "its host name target resolves to no enabled address"));
+        }
+        targets.addAll(contribution);
+      }
+      return targets;
+    }
+
+    private List<Target> resolveHost(String node, Target target) {
+      String host = target.value();
+      String key = ResolutionLookup.key(server, host);
+      depResolutions.add(key);
+      String subject = "host name target " + host + " of node " + node;
+      Optional<HostnameResolution> found = resolutions.find(key);
+      if (found.isEmpty()) {
+        fallbacks.add(
+            "Kept "
+                + subject
+                + " as a CNAME target: no resolution through "
+                + server
+                + " has been published yet.");
+        return List.of(target);
+      }
+      HostnameResolution resolution = found.get();
+      String unusable = unusableReason(resolution);
+      if (unusable != null) {
+        fallbacks.add("Kept " + subject + " as a CNAME target: " + unusable + ".");
+        return List.of(target);
+      }
+      List<Target> resolved = new ArrayList<>();
+      List<String> disabled = new ArrayList<>();
+      addAnswers(key, "ipv4", resolution.ipv4(), Family.IPV4, resolved, disabled);
+      addAnswers(key, "ipv6", resolution.ipv6(), Family.IPV6, resolved, disabled);
+      if (resolution.stale()) {
+        fallbacks.add(
+            "Used the last good answer for "
+                + host
+                + " through "
+                + server
+                + ": the latest lookup ended with "
+                + resolution.status()
+                + ".");
+      }
+      if (resolved.isEmpty()) {
+        skipped.add(
+            new Skipped(
+                subject,
+                disabled.isEmpty()
+                    ? "its resolution through " + server + " holds no valid address"
+                    : "it resolves only to addresses of a disabled family ("
+                        + String.join(", ", disabled)
+                        + ")"));
+        return List.of();
+      }
+      skipped.add(
+          new Skipped(
+              subject,
+              "replaced by its addresses through "
+                  + server
+                  + ": "
+                  + String.join(", ", resolved.stream().map(Target::value).toList())));
+      return resolved;
+    }
+
+    private String unusableReason(HostnameResolution resolution) {
+      boolean answers = !resolution.ipv4().isEmpty() || !resolution.ipv6().isEmpty();
+      if (!answers) {
+        return "its latest lookup through "
+            + server
+            + " gave no address ("
+            + resolution.status()
+            + ")";
+      }
+      if (resolution.status() == ProbeStatus.OK) {
+        return null;
+      }
+      if (resolution.status().reachable()) {
+        return "the resolver says the name has no addresses now (" + resolution.status() + ")";
+      }
+      if (!resolution.stale()) {
+        return "its latest lookup failed (" + resolution.status() + ")";
+      }
+      Instant expiresAt = resolution.expiresAt();
+      if (expiresAt != null && now.isAfter(expiresAt.plus(settings.resolutionMaxStale()))) {
+        return "its last good answer expired at "
+            + expiresAt
+            + ", more than "
+            + settings.resolutionMaxStale()
+            + " ago, and lookups keep failing ("
+            + resolution.status()
+            + ")";
+      }
+      return null;
+    }
+
+    private void addAnswers(
+        String key,
+        String field,
+        List<String> answers,
+        Family family,
+        List<Target> resolved,
+        List<String> disabled) {
+      for (int i = 0; i < answers.size(); i++) {
+        String answer = answers.get(i);
+        Optional<IpLiteral> ip = IpLiteral.parse(answer);
+        if (ip.isEmpty() || ip.get().family() != family) {
+          problems.add(
+              new Problem(
+                  "HostnameResolution/" + key + " " + field + "[" + i + "]",
+                  answer,
+                  "not a strict " + (family == Family.IPV4 ? "IPv4" : "IPv6") + " literal"));
+        } else if (!families.contains(family)) {
+          disabled.add(ip.get().text());
+        } else {
+          Target target = Target.of(ip.get());
+          if (!resolved.contains(target)) {
+            resolved.add(target);
+          }
+        }
+      }
+    }
+
+    // ---------------------------------------------------------------- outcomes
+
+    private Placement publish(List<String> hostnames, TreeSet<Target> found, String where) {
+      List<Target> addresses = new ArrayList<>();
+      List<Target> cnames = new ArrayList<>();
+      for (Target target : found) {
+        (target.type().isAddress() ? addresses : cnames).add(target);
+      }
+      List<Target> chosen;
+      if (!addresses.isEmpty()) {
+        chosen = addresses;
+        for (Target cname : cnames) {
+          skipped.add(
+              new Skipped(
+                  "target " + cname.value(),
+                  "a CNAME cannot share a name with A/AAAA records; the IP targets are published"));
+        }
+      } else {
+        chosen = List.of(cnames.get(0));
+        for (Target other : cnames.subList(1, cnames.size())) {
+          skipped.add(
+              new Skipped(
+                  "target " + other.value(),
+                  "a name can hold only one CNAME; kept the lexically smallest '"
+                      + cnames.get(0).value()
+                      + "'"));
+        }
+      }
+      // chosen is sorted by type, then value: one pass splits it into the per-type target lists
+      Map<RecordType, List<String>> byType = new EnumMap<>(RecordType.class);
+      List<String> chosenValues = new ArrayList<>(chosen.size());
+      for (Target target : chosen) {
+        byType.computeIfAbsent(target.type(), t -> new ArrayList<>()).add(target.value());
+        chosenValues.add(target.value());
+      }
+      List<DnsRecord> records = new ArrayList<>(hostnames.size() * byType.size());
+      for (String hostname : hostnames) {
+        byType.forEach(
+            (type, values) -> records.add(DnsRecord.of(hostname, type.name(), ttl, values)));
+      }
+      String summary =
+          "Published "
+              + chosen.size()
+              + " target(s) "
+              + String.join(", ", chosenValues)
+              + " for "
+              + hostnames.size()
+              + " hostname(s) from "
+              + where
+              + ".";
+      return outcome(Disposition.PUBLISH, records, summary, chosenValues);
+    }
+
+    private Placement noTargets(String summary) {
+      return outcome(Disposition.NO_TARGETS, List.of(), summary, List.of());
+    }
+
+    private Placement withdraw(String summary) {
+      depServices.clear();
+      depNodes.clear();
+      depResolutions.clear();
+      depFallback = false;
+      grace = null;
+      return outcome(Disposition.WITHDRAW, List.of(), summary, List.of());
+    }
+
+    private Placement outcome(
+        Disposition disposition, List<DnsRecord> records, String summary, List<String> chosen) {
+      Explanation explanation =
+          new Explanation(
+              summary,
+              backends,
+              List.copyOf(zones),
+              List.copyOf(candidateNodes),
+              chosen,
+              fallbacks,
+              skipped);
+      TargetDecision decision =
+          new TargetDecision(
+              route.ref(),
+              route.apiVersion(),
+              route.uid(),
+              route.namespace(),
+              DnsEndpointName.forRoute(route.namespace(), route.name()),
+              disposition,
+              records,
+              Map.of(),
+              grace,
+              explanation,
+              List.copyOf(problems));
+      PlacementDependencies dependencies =
+          new PlacementDependencies(
+              List.copyOf(depServices),
+              List.copyOf(depNodes),
+              List.copyOf(zones),
+              depFallback,
+              List.copyOf(depResolutions));
+      return new Placement(decision, dependencies);
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package dev.cairn.strategyengine.stream;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@link EngineMetrics} on Micrometer:
+ *
+ * <ul>
+ *   <li>{@code cairn.engine.decisions.emitted} by {@code disposition} (PUBLISH, NO_TARGETS,
+ *       WITHDRAW, TOMBSTONE);
+ *   <li>{@code cairn.engine.decisions.held} by {@code disposition}: held back while unsynced;
+ *   <li>{@code cairn.engine.recomputations} by {@code trigger} (route, endpoints, node, sync,
+ *       resolution, resolution-expiry);
+ *   <li>{@code cairn.engine.records.malformed} by {@code topic}: input records skipped;
+ *   <li>{@code cairn.engine.placement.failures}: placements that threw.
+ * </ul>
+ */
+public final class EngineMeters implements EngineMetrics {
+
+  private final MeterRegistry registry;
+  private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+
+  public EngineMeters(MeterRegistry registry) {
+    this.registry = registry;
+    for (Trigger trigger : Trigger.values()) {
+      counter("cairn.engine.recomputations", "trigger", trigger.tag());
+    }
+    for (String disposition : new String[] {"PUBLISH", "NO_TARGETS", "WITHDRAW", "TOMBSTONE"}) {
+      counter("cairn.engine.decisions.emitted", "disposition", disposition);
+    }
+    counter("cairn.engine.placement.failures", null, null);
+  }
+
+  @Override
+  public void recomputed(Trigger trigger) {
+    counter("cairn.engine.recomputations", "trigger", trigger.tag()).increment();
+  }
+
+  @Override
+  public void emitted(String outcome) {
+    counter("cairn.engine.decisions.emitted", "disposition", outcome).increment();
+  }
+
+  @Override
+  public void held(String outcome) {
+    counter("cairn.engine.decisions.held", "disposition", outcome).increment();
+  }
+
+  @Override
+  public void placementFailed() {
+    counter("cairn.engine.placement.failures", null, null).increment();
+  }
+
+  @Override
+  public void malformedRecord(String topic) {
+    counter("cairn.engine.records.malformed", "topic", topic).increment();
+  }
+
+  private Counter counter(String name, String tag, String value) {
+    return counters.computeIfAbsent(
+        name + "|" + value,
+        k -> {
+          Counter.Builder builder = Counter.builder(name);
+          if (tag != null) {
+            builder.tag(tag, value);
+          }
+          return builder.register(registry);
+        });
+  }
+}

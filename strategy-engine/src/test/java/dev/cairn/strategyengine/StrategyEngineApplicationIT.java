@@ -1,0 +1,254 @@
+package dev.cairn.strategyengine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cairn.commonmodel.Topics;
+import dev.cairn.commonmodel.codec.CairnDeserializer;
+import dev.cairn.commonmodel.codec.CairnJson;
+import dev.cairn.commonmodel.codec.CairnSerializer;
+import dev.cairn.commonmodel.decision.Disposition;
+import dev.cairn.commonmodel.decision.TargetDecision;
+import dev.cairn.commonmodel.kafka.NamespacePartitioner;
+import dev.cairn.commonmodel.topology.BackendRef;
+import dev.cairn.commonmodel.topology.EndpointState;
+import dev.cairn.commonmodel.topology.NodeAddress;
+import dev.cairn.commonmodel.topology.NodeState;
+import dev.cairn.commonmodel.topology.RouteState;
+import dev.cairn.commonmodel.topology.ServiceEndpoints;
+import dev.cairn.commonmodel.topology.SyncMarker;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.kafka.test.EmbeddedKafkaBroker;
+import org.springframework.kafka.test.context.EmbeddedKafka;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The whole engine on an embedded KRaft broker with two partitions per topic: routes of two
+ * namespaces land in different stream tasks, and every task still sees every node (broadcast).
+ * Decisions arrive on the decisions topic and through the explain API.
+ */
+@SpringBootTest(
+    classes = StrategyEngineApplication.class,
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "spring.config.name=strategy-engine",
+      "engine.application-id=strategy-engine-it",
+      "engine.state-dir=target/strategy-engine-it-state",
+      "engine.topics.partitions=2",
+      "engine.topics.prefix=it.",
+      "spring.kafka.streams.cleanup.on-startup=true"
+    })
+@EmbeddedKafka(partitions = 2, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
+class StrategyEngineApplicationIT {
+
+  private static final String PREFIX = "it.";
+
+  @Autowired private EmbeddedKafkaBroker broker;
+  @LocalServerPort private int port;
+
+  private static Producer<String, Object> producer;
+  private static Consumer<String, TargetDecision> consumer;
+  private static final Map<String, TargetDecision> decisions = new ConcurrentHashMap<>();
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void noClientsYet() {
+    decisions.clear();
+  }
+
+  @AfterAll
+  static void closeClients() {
+    if (producer != null) {
+      producer.close();
+    }
+    if (consumer != null) {
+      consumer.close();
+    }
+  }
+
+  @Test
+  void placesRoutesOfEveryPartitionAndExplainsThem() throws Exception {
+    connect();
+    String first = "team-a";
+    String second =
+        IntStream.range(0, 100)
+            .mapToObj(i -> "team-" + i)
+            .filter(
+                ns ->
+                    NamespacePartitioner.partitionFor("HTTPRoute/" + ns + "/x", 2)
+                        != NamespacePartitioner.partitionFor("HTTPRoute/" + first + "/x", 2))
+            .findFirst()
+            .orElseThrow();
+
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> get("/api/v1/decisions/x/y").statusCode() == 404);
+
+    send(
+        Topics.SYNC,
+        "topology-watcher",
+        new SyncMarker("g1", SyncMarker.Phase.SYNCED, Instant.now(), Map.of()));
+    send(Topics.NODES, "Node/worker-a1", node("worker-a1", "a", false, "10.0.10.1"));
+    send(Topics.NODES, "Node/ingress-a1", node("ingress-a1", "a", true, "10.0.1.1"));
+    for (String namespace : List.of(first, second)) {
+      send(Topics.ENDPOINTS, "Service/" + namespace + "/web", endpoints(namespace));
+      RouteState route = route(namespace);
+      send(Topics.ROUTES, route.ref().key(), route);
+    }
+
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              poll();
+              assertThat(decisions)
+                  .containsKeys("HTTPRoute/" + first + "/app", "HTTPRoute/" + second + "/app");
+              assertThat(decisions.values())
+                  .allSatisfy(
+                      d -> assertThat(d.explanation().chosenTargets()).containsExactly("10.0.1.1"));
+            });
+
+    HttpResponse<String> byRoute = get("/api/v1/decisions/" + second + "/app");
+    assertThat(byRoute.statusCode()).isEqualTo(200);
+    JsonNode body = CairnJson.newMapper().readTree(byRoute.body());
+    assertThat(body.get("disposition").asString()).isEqualTo("PUBLISH");
+    assertThat(body.get("explanation").get("zones").get(0).asString()).isEqualTo("a");
+
+    HttpResponse<String> byHost = get("/api/v1/decisions?hostname=APP." + first + ".example.com.");
+    assertThat(byHost.statusCode()).isEqualTo(200);
+    assertThat(CairnJson.newMapper().readTree(byHost.body()).size()).isEqualTo(1);
+
+    HttpResponse<String> unknown = get("/api/v1/decisions/" + first + "/missing");
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(CairnJson.newMapper().readTree(unknown.body()).get("error").asString())
+        .isEqualTo("not-found");
+
+    // A node change reaches the tasks of both partitions.
+    send(Topics.NODES, "Node/ingress-a1", node("ingress-a1", "a", true, "10.0.1.2"));
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              poll();
+              assertThat(decisions.values())
+                  .hasSize(2)
+                  .allSatisfy(
+                      d -> assertThat(d.explanation().chosenTargets()).containsExactly("10.0.1.2"));
+            });
+
+    // A deleted route is withdrawn with a tombstone and disappears from the API.
+    send(Topics.ROUTES, "HTTPRoute/" + first + "/app", null);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              poll();
+              assertThat(decisions).doesNotContainKey("HTTPRoute/" + first + "/app");
+              assertThat(get("/api/v1/decisions/" + first + "/app").statusCode()).isEqualTo(404);
+            });
+
+    HttpResponse<String> readiness = get("/actuator/health/readiness");
+    assertThat(readiness.statusCode()).isEqualTo(200);
+    HttpResponse<String> metrics = get("/actuator/prometheus");
+    assertThat(metrics.body()).contains("cairn_engine_decisions_emitted_total");
+    assertThat(decisions.get("HTTPRoute/" + second + "/app").disposition())
+        .isEqualTo(Disposition.PUBLISH);
+  }
+
+  private void connect() {
+    if (producer == null) {
+      producer =
+          new KafkaProducer<>(
+              Map.of(
+                  ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                  broker.getBrokersAsString(),
+                  ProducerConfig.PARTITIONER_CLASS_CONFIG,
+                  NamespacePartitioner.class),
+              new StringSerializer(),
+              new CairnSerializer<>());
+    }
+    if (consumer == null) {
+      consumer =
+          new KafkaConsumer<>(
+              Map.of(
+                  ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
+                  ConsumerConfig.GROUP_ID_CONFIG, "strategy-engine-it-reader",
+                  ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+              new StringDeserializer(),
+              new CairnDeserializer<>(TargetDecision.class));
+      consumer.subscribe(List.of(PREFIX + Topics.DECISIONS.name()));
+    }
+  }
+
+  private void poll() {
+    for (ConsumerRecord<String, TargetDecision> record : consumer.poll(Duration.ofMillis(200))) {
+      if (record.value() == null) {
+        decisions.remove(record.key());
+      } else {
+        decisions.put(record.key(), record.value());
+      }
+    }
+  }
+
+  private void send(dev.cairn.commonmodel.TopicSpec<?> topic, String key, Object value)
+      throws Exception {
+    producer.send(new ProducerRecord<>(PREFIX + topic.name(), key, value)).get();
+  }
+
+  private HttpResponse<String> get(String path) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static NodeState node(String name, String zone, boolean ingress, String ip) {
+    return new NodeState(
+        name, zone, null, ingress, List.of(new NodeAddress("InternalIP", ip)), Map.of(), List.of());
+  }
+
+  private static ServiceEndpoints endpoints(String namespace) {
+    return new ServiceEndpoints(
+        namespace,
+        "web",
+        List.of(new EndpointState(List.of("10.42.0.7"), "worker-a1", "a", true, true, false)),
+        List.of());
+  }
+
+  private static RouteState route(String namespace) {
+    return new RouteState(
+        "HTTPRoute",
+        "gateway.networking.k8s.io/v1",
+        namespace,
+        "app",
+        "uid-" + namespace,
+        List.of("app." + namespace + ".example.com"),
+        List.of(BackendRef.service("web")),
+        Map.of(),
+        List.of());
+  }
+}

@@ -1,0 +1,72 @@
+package dev.cairn.strategyengine.stream;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** {@link EngineMetrics} that count in memory, for assertions. */
+final class CountingMetrics implements EngineMetrics {
+
+  private final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
+
+  @Override
+  public void recomputed(Trigger trigger) {
+    increment("recomputed:" + trigger);
+  }
+
+  @Override
+  public void emitted(String outcome) {
+    increment("emitted:" + outcome);
+  }
+
+  @Override
+  public void held(String outcome) {
+    increment("held:" + outcome);
+  }
+
+  @Override
+  public void placementFailed() {
+    increment("failed");
+  }
+
+  @Override
+  public void malformedRecord(String topic) {
+    increment("malformed:" + topic);
+  }
+
+  long recomputations(Trigger trigger) {
+    return count("recomputed:" + trigger);
+  }
+
+  long recomputations() {
+    return counts.entrySet().stream()
+        .filter(e -> e.getKey().startsWith("recomputed:"))
+        .mapToLong(e -> e.getValue().get())
+        .sum();
+  }
+
+  long emissions(String outcome) {
+    return count("emitted:" + outcome);
+  }
+
+  long holds(String outcome) {
+    return count("held:" + outcome);
+  }
+
+  long malformedRecords(String topic) {
+    return count("malformed:" + topic);
+  }
+
+  void reset() {
+    counts.clear();
+  }
+
+  private long count(String key) {
+    AtomicLong value = counts.get(key);
+    return value == null ? 0 : value.get();
+  }
+
+  private void increment(String key) {
+    counts.computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet();
+  }
+}
