@@ -1,5 +1,6 @@
 package dev.cairn.commonmodel;
 
+import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.health.HostnameResolution;
 import dev.cairn.commonmodel.health.PeerAnswer;
@@ -119,6 +120,18 @@ public final class Topics {
           "<kind>/<namespace>/<name> of the source",
           true);
 
+  /**
+   * Producer: strategy-engine. Key: {@code Gslb/<ns>/<name>}. Value: {@link GslbStatus}, the
+   * desired status of the Gslb; a tombstone when the Gslb is gone. Cleanup: compact.
+   */
+  public static final TopicSpec<GslbStatus> GSLB_STATUS =
+      new TopicSpec<>(
+          "cairn.decision.gslb-status.v1",
+          GslbStatus.class,
+          "strategy-engine",
+          "Gslb/<namespace>/<name>",
+          true);
+
   /** Every topic, in data-flow order. */
   public static final List<TopicSpec<?>> ALL =
       List.of(
@@ -130,7 +143,8 @@ public final class Topics {
           SYNC,
           PEER_ANSWERS,
           HOSTNAME_RESOLUTIONS,
-          DECISIONS);
+          DECISIONS,
+          GSLB_STATUS);
 
   private Topics() {}
 }

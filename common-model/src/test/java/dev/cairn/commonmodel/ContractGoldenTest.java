@@ -7,6 +7,7 @@ import dev.cairn.commonmodel.codec.CairnJson;
 import dev.cairn.commonmodel.codec.CairnSerde;
 import dev.cairn.commonmodel.codec.MalformedRecordException;
 import dev.cairn.commonmodel.codec.SchemaVersion;
+import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.health.HostnameResolution;
 import dev.cairn.commonmodel.health.PeerAnswer;
@@ -166,6 +167,8 @@ class ContractGoldenTest {
       return v.key();
     } else if (value instanceof TargetDecision v) {
       return v.source().key();
+    } else if (value instanceof GslbStatus v) {
+      return v.ref().key();
     }
     throw new AssertionError("no key rule for " + value.getClass());
   }

@@ -3,6 +3,7 @@ package dev.cairn.commonmodel;
 import dev.cairn.commonmodel.decision.Disposition;
 import dev.cairn.commonmodel.decision.DnsRecord;
 import dev.cairn.commonmodel.decision.Explanation;
+import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.health.HostnameResolution;
 import dev.cairn.commonmodel.health.PeerAnswer;
@@ -74,7 +75,8 @@ public final class GoldenRecords {
             Topics.HOSTNAME_RESOLUTIONS,
             "192.0.2.53:53|storefront-1234.lb.example.net",
             hostnameResolution()),
-        new Golden(Topics.DECISIONS, "HTTPRoute/shop/storefront", decision()));
+        new Golden(Topics.DECISIONS, "HTTPRoute/shop/storefront", decision()),
+        new Golden(Topics.GSLB_STATUS, "Gslb/shop/storefront", gslbStatus()));
   }
 
   /** {@code RouteState.json}. */
@@ -266,5 +268,24 @@ public final class GoldenRecords {
                 "shop/storefront-canary has no ready endpoint; used the zones of shop/storefront"),
             List.of(new Explanation.Skipped("node worker-c1", "no ExternalIP address"))),
         List.of(BAD_HOSTNAME));
+  }
+
+  /** {@code GslbStatus.json}. */
+  public static GslbStatus gslbStatus() {
+    return new GslbStatus(
+        "shop",
+        "storefront",
+        "5d7c9e1a-2b3f-4c6d-8e0f-1a2b3c4d5e6f",
+        "eu",
+        Map.of("shop.cloud.example.com", "Healthy", "api.cloud.example.com", "Unhealthy"),
+        Map.of("shop.cloud.example.com", List.of("198.51.100.7", "203.0.113.11")),
+        "api.cloud.example.com, shop.cloud.example.com",
+        List.of("203.0.113.11", "2001:db8::11"),
+        List.of(
+            new GslbStatus.Server(
+                "shop.cloud.example.com", List.of(new GslbStatus.ServiceRef("shop", "storefront"))),
+            new GslbStatus.Server(
+                "api.cloud.example.com", List.of(new GslbStatus.ServiceRef("shop", "api")))),
+        List.of("spec.strategy.weight[us]=1200: weight must be between 0 and 1000"));
   }
 }

@@ -72,6 +72,7 @@ class TopicsTest {
             "cairn.topology.sync.v1",
             "cairn.health.peer-answers.v1",
             "cairn.health.hostname-resolutions.v1",
-            "cairn.decision.targets.v1");
+            "cairn.decision.targets.v1",
+            "cairn.decision.gslb-status.v1");
   }
 }
