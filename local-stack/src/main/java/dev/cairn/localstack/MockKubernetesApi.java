@@ -1,0 +1,200 @@
+package dev.cairn.localstack;
+
+import io.fabric8.kubernetes.api.model.APIGroup;
+import io.fabric8.kubernetes.api.model.APIGroupBuilder;
+import io.fabric8.kubernetes.api.model.APIGroupListBuilder;
+import io.fabric8.kubernetes.api.model.APIResource;
+import io.fabric8.kubernetes.api.model.APIResourceBuilder;
+import io.fabric8.kubernetes.api.model.APIResourceListBuilder;
+import io.fabric8.kubernetes.api.model.APIVersionsBuilder;
+import io.fabric8.kubernetes.api.model.GroupVersionForDiscoveryBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+
+/**
+ * One "cluster": the fabric8 mock Kubernetes API server in CRUD mode on a loopback port, with the
+ * CRDs Cairn needs (HTTPRoute, Gslb, DNSEndpoint) and enough API discovery for {@code kubectl
+ * --server <url> get dnsendpoints} to work against it.
+ */
+final class MockKubernetesApi implements AutoCloseable {
+
+  /** The CRD manifests created at start, from {@code src/main/resources/crds}. */
+  static final List<String> CRDS =
+      List.of(
+          "crds/httproutes.gateway.networking.k8s.io.yaml",
+          "crds/k8gb.io_gslbs.yaml",
+          "crds/dnsendpoints.externaldns.k8s.io.yaml");
+
+  /** group/version → resources served, for discovery. Kinds Cairn reads or writes. */
+  private static final Map<String, List<APIResource>> RESOURCES = new LinkedHashMap<>();
+
+  static {
+    RESOURCES.put(
+        "v1",
+        List.of(
+            resource("nodes", "Node", false),
+            resource("services", "Service", true),
+            resource("namespaces", "Namespace", false),
+            resource("configmaps", "ConfigMap", true)));
+    RESOURCES.put(
+        "discovery.k8s.io/v1", List.of(resource("endpointslices", "EndpointSlice", true)));
+    RESOURCES.put("networking.k8s.io/v1", List.of(resource("ingresses", "Ingress", true)));
+    RESOURCES.put("coordination.k8s.io/v1", List.of(resource("leases", "Lease", true)));
+    RESOURCES.put(
+        "gateway.networking.k8s.io/v1", List.of(resource("httproutes", "HTTPRoute", true)));
+    RESOURCES.put("k8gb.io/v1beta1", List.of(resource("gslbs", "Gslb", true)));
+    RESOURCES.put(
+        "externaldns.k8s.io/v1alpha1", List.of(resource("dnsendpoints", "DNSEndpoint", true)));
+    RESOURCES.put(
+        "apiextensions.k8s.io/v1",
+        List.of(resource("customresourcedefinitions", "CustomResourceDefinition", false)));
+  }
+
+  private final KubernetesMockServer server;
+  private final KubernetesClient client;
+
+  private MockKubernetesApi(KubernetesMockServer server) {
+    this.server = server;
+    this.client =
+        new KubernetesClientBuilder()
+            .withConfig(
+                new io.fabric8.kubernetes.client.ConfigBuilder()
+                    .withMasterUrl(url())
+                    .withNamespace("default")
+                    .withTrustCerts(true)
+                    .build())
+            .build();
+  }
+
+  /**
+   * Starts a mock API server on {@code 127.0.0.1:port} (0 picks a free port) and creates the CRDs.
+   */
+  static MockKubernetesApi start(int port) {
+    Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    KubernetesMockServer server =
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            responses,
+            new KubernetesMixedDispatcher(responses),
+            false);
+    try {
+      server.init(InetAddress.getByName("127.0.0.1"), port);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start the mock Kubernetes API on port " + port, e);
+    }
+    serveDiscovery(server);
+    MockKubernetesApi api = new MockKubernetesApi(server);
+    api.createCrds();
+    return api;
+  }
+
+  /** The API server URL, e.g. {@code http://127.0.0.1:28443}. */
+  String url() {
+    return "http://127.0.0.1:" + server.getPort();
+  }
+
+  /** A client for seeding and watching; owned by this object. */
+  KubernetesClient client() {
+    return client;
+  }
+
+  /** The number of requests the server has received so far (all methods). */
+  int requestCount() {
+    return server.getRequestCount();
+  }
+
+  private void createCrds() {
+    for (String path : CRDS) {
+      try (InputStream in = MockKubernetesApi.class.getClassLoader().getResourceAsStream(path)) {
+        if (in == null) {
+          throw new IllegalStateException("CRD manifest " + path + " is not on the classpath");
+        }
+        CustomResourceDefinition crd =
+            client.apiextensions().v1().customResourceDefinitions().load(in).item();
+        client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+      } catch (IOException e) {
+        throw new UncheckedIOException(path, e);
+      }
+    }
+  }
+
+  private static void serveDiscovery(KubernetesMockServer server) {
+    server
+        .expect()
+        .get()
+        .withPath("/api")
+        .andReturn(200, new APIVersionsBuilder().withVersions("v1").build())
+        .always();
+    List<APIGroup> groups = new ArrayList<>();
+    for (Map.Entry<String, List<APIResource>> e : RESOURCES.entrySet()) {
+      String groupVersion = e.getKey();
+      String path = groupVersion.equals("v1") ? "/api/v1" : "/apis/" + groupVersion;
+      server
+          .expect()
+          .get()
+          .withPath(path)
+          .andReturn(
+              200,
+              new APIResourceListBuilder()
+                  .withGroupVersion(groupVersion)
+                  .withResources(e.getValue())
+                  .build())
+          .always();
+      if (!groupVersion.equals("v1")) {
+        String group = groupVersion.substring(0, groupVersion.indexOf('/'));
+        String version = groupVersion.substring(groupVersion.indexOf('/') + 1);
+        var gv =
+            new GroupVersionForDiscoveryBuilder()
+                .withGroupVersion(groupVersion)
+                .withVersion(version)
+                .build();
+        groups.add(
+            new APIGroupBuilder()
+                .withName(group)
+                .withVersions(gv)
+                .withPreferredVersion(gv)
+                .build());
+      }
+    }
+    server
+        .expect()
+        .get()
+        .withPath("/apis")
+        .andReturn(200, new APIGroupListBuilder().withGroups(groups).build())
+        .always();
+  }
+
+  private static APIResource resource(String plural, String kind, boolean namespaced) {
+    return new APIResourceBuilder()
+        .withName(plural)
+        .withKind(kind)
+        .withNamespaced(namespaced)
+        .withSingularName(kind.toLowerCase(java.util.Locale.ROOT))
+        .withVerbs("get", "list", "watch", "create", "update", "patch", "delete")
+        .build();
+  }
+
+  @Override
+  public void close() {
+    client.close();
+    server.destroy();
+  }
+}

@@ -1,0 +1,119 @@
+package dev.cairn.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.commonmodel.TopicSettings;
+import dev.cairn.commonmodel.TopicSpec;
+import dev.cairn.commonmodel.Topics;
+import dev.cairn.commonmodel.codec.CairnDeserializer;
+import dev.cairn.commonmodel.codec.SchemaVersion;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The whole pipeline with real parts: the embedded KRaft broker, the fabric8 mock API server in
+ * CRUD mode, and the watcher, engine, writer and prober application contexts. Asserts on the
+ * DNSEndpoint objects at the API, never on internal state.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class EndToEndIT {
+
+  private static LocalStack stack;
+
+  @BeforeAll
+  static void start() {
+    stack = LocalStack.start(PipelineScenario.options());
+    PipelineScenario.createTopology(stack.client());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (stack != null) {
+      stack.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void writesTheDnsEndpointWithTheIngressNodeExternalIp() {
+    PipelineScenario.awaitRecordWithTarget(stack.client());
+    assertThat(PipelineScenario.owners(stack.client())).containsExactly("cairn");
+  }
+
+  @Test
+  @Order(2)
+  void malformedEventsOnEveryTopicAreSkippedAndThePipelineGoesOn() {
+    try (KafkaProducer<String, byte[]> producer = rawProducer()) {
+      for (TopicSpec<?> topic : Topics.ALL) {
+        String name = TopicSettings.defaults().name(topic);
+        producer.send(
+            new ProducerRecord<>(
+                name, "garbage/default/x", "{not json".getBytes(StandardCharsets.UTF_8)));
+        producer.send(
+            new ProducerRecord<>(
+                name, "Node/wrong-shape", "[1,2,3]".getBytes(StandardCharsets.UTF_8)));
+      }
+      producer.flush();
+    }
+    // The pipeline still follows readiness after the garbage: removed after the grace period...
+    PipelineScenario.setReady(stack.client(), false);
+    PipelineScenario.awaitRecordDeleted(stack.client());
+  }
+
+  @Test
+  @Order(3)
+  void readyAgainRestoresTheRecord() {
+    PipelineScenario.setReady(stack.client(), true);
+    PipelineScenario.awaitRecordWithTarget(stack.client());
+  }
+
+  @Test
+  @Order(4)
+  void everyTopicIsReadableJsonWithKcat() {
+    Kcat kcat = Kcat.findOrSkip();
+    for (TopicSpec<?> topic : Topics.ALL) {
+      String name = TopicSettings.defaults().name(topic);
+      for (Kcat.Line line : kcat.consume(stack.bootstrapServers(), name)) {
+        assertThat(line.key()).as("key on %s", name).isNotBlank();
+        if (line.value().isEmpty()
+            || line.key().startsWith("garbage")
+            || line.key().equals("Node/wrong-shape")) {
+          continue; // tombstones and the garbage of the previous test
+        }
+        Object value =
+            new CairnDeserializer<>(topic.valueType())
+                .deserialize(name, line.value().getBytes(StandardCharsets.UTF_8));
+        assertThat(value).as("value on %s", name).isInstanceOf(topic.valueType());
+      }
+    }
+    String decisions = TopicSettings.defaults().name(Topics.DECISIONS);
+    assertThat(kcat.consume(stack.bootstrapServers(), decisions))
+        .anySatisfy(line -> assertThat(line.value()).contains(PipelineScenario.EXTERNAL_IP));
+    assertThat(kcat.headers(stack.bootstrapServers(), decisions))
+        .filteredOn(h -> !h.key().startsWith("garbage") && !h.key().equals("Node/wrong-shape"))
+        .isNotEmpty()
+        .allSatisfy(h -> assertThat(h.value()).contains(SchemaVersion.HEADER + "=1.0"));
+  }
+
+  private static KafkaProducer<String, byte[]> rawProducer() {
+    return new KafkaProducer<>(
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            stack.bootstrapServers(),
+            ProducerConfig.LINGER_MS_CONFIG,
+            0),
+        new StringSerializer(),
+        new ByteArraySerializer());
+  }
+}
