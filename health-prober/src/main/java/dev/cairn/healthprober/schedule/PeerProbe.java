@@ -1,0 +1,315 @@
+package dev.cairn.healthprober.schedule;
+
+import dev.cairn.commonmodel.health.ProbeStatus;
+import dev.cairn.healthprober.dns.DnsLookup;
+import dev.cairn.healthprober.peer.Peer;
+import dev.cairn.healthprober.peer.ServerAddress;
+import dev.cairn.healthprober.probe.ProbeOutcome;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * Probes one peer: a queue of hosts, drained asynchronously within the peer's bulkhead, behind the
+ * peer's circuit breaker. A host is queued at most once at a time (queued or in flight), so a slow
+ * peer never accumulates duplicate work, and because every peer has its own bulkhead and queue, a
+ * slow or dead peer never delays another.
+ *
+ * <p>A host probe sends the A and the AAAA question at once; each retries on the peer's next server
+ * while unreachable. While the circuit is open, no query is sent: the host gets an outcome with the
+ * status of the failures that opened it (TIMEOUT or ERROR), and {@code failingSince} from the start
+ * of the peer's failure run, so the published state stays honest at almost no cost.
+ */
+final class PeerProbe {
+
+  /** Told every outcome, on a DNS or scheduler thread. */
+  interface Listener {
+    void onOutcome(String geoTag, String host, ProbeOutcome outcome);
+  }
+
+  /**
+   * @param timeout per query
+   * @param attempts queries per question
+   */
+  record Settings(Duration timeout, int attempts) {}
+
+  /** A failure recorded in the circuit breaker; no stack trace, the status says it all. */
+  private static final class ProbeFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ProbeFailed() {
+      super("probe unreachable", null, false, false);
+    }
+  }
+
+  private static final ProbeFailed FAILED = new ProbeFailed();
+
+  private final String geoTag;
+  private final CircuitBreaker breaker;
+  private final Bulkhead bulkhead;
+  private final DnsLookup lookup;
+  private final Function<String, HostQueries> queries;
+  private final Settings settings;
+  private final Clock clock;
+  private final ProbeMetrics metrics;
+  private final Listener listener;
+  private final Queue<String> queue = new ConcurrentLinkedQueue<>();
+  private final Set<String> queued = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger wip = new AtomicInteger();
+  private final AtomicInteger preferred = new AtomicInteger();
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private volatile List<ServerAddress> servers;
+  private volatile Instant failureStart;
+  private volatile ProbeStatus lastFailure = ProbeStatus.TIMEOUT;
+  private volatile boolean closed;
+
+  PeerProbe(
+      Peer peer,
+      CircuitBreaker breaker,
+      Bulkhead bulkhead,
+      DnsLookup lookup,
+      Function<String, HostQueries> queries,
+      Settings settings,
+      Clock clock,
+      ProbeMetrics metrics,
+      Listener listener) {
+    this.geoTag = peer.geoTag();
+    this.servers = peer.servers();
+    this.breaker = breaker;
+    this.bulkhead = bulkhead;
+    this.lookup = lookup;
+    this.queries = queries;
+    this.settings = settings;
+    this.clock = clock;
+    this.metrics = metrics;
+    this.listener = listener;
+  }
+
+  String geoTag() {
+    return geoTag;
+  }
+
+  List<ServerAddress> servers() {
+    return servers;
+  }
+
+  CircuitBreaker breaker() {
+    return breaker;
+  }
+
+  Bulkhead bulkhead() {
+    return bulkhead;
+  }
+
+  /** Hosts waiting or in flight. */
+  int queued() {
+    return queued.size();
+  }
+
+  /** Host probes in flight. */
+  int inFlight() {
+    return inFlight.get();
+  }
+
+  /** Takes new servers (the circuit breaker's state is kept). */
+  void update(Peer peer) {
+    if (!peer.servers().equals(servers)) {
+      servers = peer.servers();
+      preferred.set(0);
+    }
+  }
+
+  /**
+   * Queues the hosts that are not already queued or in flight, and starts as many as the bulkhead
+   * allows.
+   *
+   * @return how many were queued
+   */
+  int enqueue(Collection<String> hosts) {
+    int added = offer(hosts);
+    drain();
+    return added;
+  }
+
+  /** Queues the hosts that are not already queued or in flight, without starting any. */
+  int offer(Collection<String> hosts) {
+    int added = 0;
+    if (!closed) {
+      for (String host : hosts) {
+        if (queued.add(host)) {
+          queue.offer(host);
+          added++;
+        }
+      }
+    }
+    return added;
+  }
+
+  /** Stops probing: queued hosts are dropped, answers in flight are ignored by the listener. */
+  void close() {
+    closed = true;
+    queue.clear();
+    queued.clear();
+  }
+
+  /**
+   * Starts queued probes while the bulkhead has room; one drainer at a time, no lost wake-ups.
+   * While the circuit is open this settles the whole queue on the calling thread (no queries).
+   */
+  void drain() {
+    if (wip.getAndIncrement() != 0) {
+      return;
+    }
+    int missed = 1;
+    do {
+      ProbeOutcome open = null;
+      while (!closed && !queue.isEmpty()) {
+        if (!breaker.tryAcquirePermission()) {
+          // open: settle the host without a query and without a bulkhead slot
+          String host = queue.poll();
+          if (host == null) {
+            break;
+          }
+          if (open == null) {
+            open = openOutcome();
+          }
+          settle(host, open);
+          continue;
+        }
+        if (!bulkhead.tryAcquirePermission()) {
+          breaker.releasePermission();
+          break;
+        }
+        String host = queue.poll();
+        if (host == null) {
+          bulkhead.releasePermission();
+          breaker.releasePermission();
+          break;
+        }
+        start(host);
+      }
+      missed = wip.addAndGet(-missed);
+    } while (missed != 0);
+  }
+
+  /**
+   * The outcome of every host while the circuit is open: the failure that opened it, carried on.
+   */
+  private ProbeOutcome openOutcome() {
+    List<ServerAddress> s = servers;
+    return ProbeOutcome.unreachable(
+        lastFailure,
+        s.get(Math.floorMod(preferred.get(), s.size())).toString(),
+        failureStart,
+        "circuit open: not queried");
+  }
+
+  private void settle(String host, ProbeOutcome outcome) {
+    metrics.skipped(geoTag);
+    if (queries.apply(host) != null) {
+      listener.onOutcome(geoTag, host, outcome);
+    }
+    queued.remove(host);
+  }
+
+  /** Sends the two queries of a host; holds a breaker permission and a bulkhead slot. */
+  private void start(String host) {
+    HostQueries q = queries.apply(host);
+    if (q == null) { // the host went away while queued
+      breaker.releasePermission();
+      queued.remove(host);
+      bulkhead.onComplete();
+      return;
+    }
+    inFlight.incrementAndGet();
+    long t0 = System.nanoTime();
+    Instant started = clock.instant();
+    List<ServerAddress> s = servers;
+    int raw = preferred.get();
+    int first = Math.floorMod(raw, s.size());
+    CompletableFuture<DnsLookup.Answer> a =
+        lookup.query(
+            q.a(), s, first, settings.attempts(), settings.timeout(), q.bailiwick(), this::latency);
+    CompletableFuture<DnsLookup.Answer> aaaa =
+        lookup.query(
+            q.aaaa(),
+            s,
+            first,
+            settings.attempts(),
+            settings.timeout(),
+            q.bailiwick(),
+            this::latency);
+    a.thenCombine(aaaa, (ra, rb) -> combine(ra, rb, s, raw))
+        .whenComplete((outcome, error) -> finish(host, t0, started, outcome, error));
+  }
+
+  private void latency(ServerAddress server, long nanos) {
+    metrics.latency(geoTag, nanos);
+  }
+
+  private ProbeOutcome combine(
+      DnsLookup.Answer a, DnsLookup.Answer aaaa, List<ServerAddress> s, int raw) {
+    ServerAddress preferredServer = s.get(Math.floorMod(raw, s.size()));
+    if (a.server() != null && !a.server().equals(preferredServer)) {
+      // the first attempt, at the preferred server, failed: prefer the next server from now on
+      preferred.compareAndSet(raw, raw + 1);
+    }
+    ServerAddress server =
+        a.result().status().reachable() || aaaa.server() == null ? a.server() : aaaa.server();
+    return ProbeOutcome.combine(a.result(), aaaa.result(), server == null ? "" : server.toString());
+  }
+
+  private void finish(
+      String host, long t0, Instant started, ProbeOutcome outcome, Throwable error) {
+    long elapsed = System.nanoTime() - t0;
+    if (error != null) {
+      outcome = ProbeOutcome.unreachable(ProbeStatus.ERROR, "", null, "probe failed: " + error);
+    }
+    boolean transportFailure =
+        outcome.status() == ProbeStatus.TIMEOUT || outcome.status() == ProbeStatus.ERROR;
+    if (transportFailure) {
+      breaker.onError(elapsed, TimeUnit.NANOSECONDS, FAILED);
+      lastFailure = outcome.status();
+      Instant since = failureStart;
+      if (since == null) {
+        failureStart = started;
+        since = started;
+      }
+      outcome =
+          new ProbeOutcome(
+              outcome.status(),
+              outcome.ipv4(),
+              outcome.ipv6(),
+              outcome.ttlSeconds(),
+              outcome.server(),
+              since,
+              outcome.detail());
+    } else {
+      breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
+      if (outcome.status().reachable()) {
+        failureStart = null;
+      }
+    }
+    if (!closed) {
+      metrics.result(geoTag, outcome.status());
+      listener.onOutcome(geoTag, host, outcome);
+    }
+    // only now may the host be queued again, so two outcomes of one host never race
+    inFlight.decrementAndGet();
+    queued.remove(host);
+    bulkhead.onComplete();
+    drain();
+  }
+}

@@ -1,0 +1,412 @@
+package dev.cairn.healthprober.schedule;
+
+import dev.cairn.commonmodel.validation.Hostnames;
+import dev.cairn.healthprober.discovery.PeerDirectory;
+import dev.cairn.healthprober.dns.DnsLookup;
+import dev.cairn.healthprober.dns.EncodedQuery;
+import dev.cairn.healthprober.host.Finding;
+import dev.cairn.healthprober.host.HostPlan;
+import dev.cairn.healthprober.host.ProbeHosts;
+import dev.cairn.healthprober.kafka.Outbox;
+import dev.cairn.healthprober.kafka.TopologyView;
+import dev.cairn.healthprober.peer.DelegationZone;
+import dev.cairn.healthprober.peer.Peer;
+import dev.cairn.healthprober.peer.PeerSet;
+import dev.cairn.healthprober.probe.RecordType;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.bulkhead.BulkheadRegistry;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives the probing: keeps the host plan current from the Gslb and route tables, keeps one {@link
+ * PeerProbe} per peer in step with the {@link PeerDirectory}, queues every host at every peer each
+ * interval, and withdraws the records of hosts and peers that are gone.
+ *
+ * <p>Every (host, peer) is probed every interval, all peers in parallel and each within its own
+ * bulkhead, so the time to notice a dead peer does not grow with the number of Gslbs: it is about
+ * the interval plus the attempts times the query timeout.
+ */
+public final class ProbeScheduler implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(ProbeScheduler.class);
+  private static final long PLAN_PERIOD_MILLIS = 250;
+
+  /**
+   * The probing settings.
+   *
+   * @param interval how often every (host, peer) is probed
+   * @param queryTimeout per query
+   * @param queryAttempts queries per question
+   * @param peerRefreshInterval how often discovery runs
+   * @param zones the load-balanced zones (hosts outside them are not probed when non-empty)
+   * @param defaultThreshold the staleness threshold of Gslbs without one
+   * @param circuitBreaker the circuit breaker of every peer
+   * @param bulkhead the bulkhead of every peer
+   */
+  public record Settings(
+      Duration interval,
+      Duration queryTimeout,
+      int queryAttempts,
+      Duration peerRefreshInterval,
+      List<DelegationZone> zones,
+      Duration defaultThreshold,
+      CircuitBreakerConfig circuitBreaker,
+      BulkheadConfig bulkhead) {}
+
+  private final Settings settings;
+  private final TopologyView inputs;
+  private final PeerDirectory directory;
+  private final DnsLookup lookup;
+  private final CircuitBreakerRegistry breakers;
+  private final BulkheadRegistry bulkheads;
+  private final ProbeMetrics metrics;
+  private final Clock clock;
+  private final AnswerRecorder recorder;
+  private final ConcurrentHashMap<String, HostQueries> queries = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, PeerProbe> probes = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, CircuitBreaker.State> circuitStates =
+      new ConcurrentHashMap<>();
+  private final ScheduledExecutorService ticker;
+  private final ScheduledExecutorService discoverer;
+  private volatile HostPlan plan = HostPlan.empty();
+
+  /** The plan's thresholds in a hash map: looked up for every probe outcome. */
+  private volatile Map<String, NavigableSet<Duration>> thresholds = Map.of();
+
+  /** Set when hosts or peers went away (or old records were taken over): withdraw at the sweep. */
+  private volatile boolean withdrawDue = true;
+
+  private volatile boolean planReady;
+  private volatile boolean seeded;
+  private Set<Finding> findings = Set.of();
+
+  public ProbeScheduler(
+      Settings settings,
+      TopologyView inputs,
+      PeerDirectory directory,
+      DnsLookup lookup,
+      Outbox outbox,
+      String topic,
+      CircuitBreakerRegistry breakers,
+      BulkheadRegistry bulkheads,
+      ProbeMetrics metrics,
+      Clock clock) {
+    this.settings = settings;
+    this.inputs = inputs;
+    this.directory = directory;
+    this.lookup = lookup;
+    this.breakers = breakers;
+    this.bulkheads = bulkheads;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.recorder =
+        new AnswerRecorder(outbox, topic, clock, host -> thresholds.get(host), this::wanted);
+    this.ticker = Executors.newSingleThreadScheduledExecutor(daemon("cairn-prober-sweep"));
+    this.discoverer = Executors.newSingleThreadScheduledExecutor(daemon("cairn-prober-discovery"));
+    directory.addListener(this::applyPeers);
+  }
+
+  private static ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  /** Starts planning, sweeping and (when configured) peer discovery. */
+  public void start() {
+    ticker.scheduleWithFixedDelay(
+        guarded("plan", this::replan), 0, PLAN_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+    ticker.scheduleAtFixedRate(
+        guarded("sweep", this::sweep),
+        settings.interval().toMillis(),
+        settings.interval().toMillis(),
+        TimeUnit.MILLISECONDS);
+    if (directory.discovers()) {
+      discoverer.scheduleWithFixedDelay(
+          guarded("discovery", directory::refresh),
+          0,
+          settings.peerRefreshInterval().toMillis(),
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private static Runnable guarded(String what, Runnable task) {
+    return () -> {
+      try {
+        task.run();
+      } catch (RuntimeException e) {
+        log.atError().addKeyValue("task", what).setCause(e).log("prober task failed; continuing");
+      }
+    };
+  }
+
+  /** Recomputes the host plan when Gslbs or routes changed, and probes new hosts at once. */
+  void replan() {
+    if (!inputs.caughtUp()) {
+      return;
+    }
+    if (!seeded) {
+      recorder.seed(inputs.takeOwnState().peerAnswers());
+      seeded = true;
+    }
+    if (!inputs.takeHostsDirty() && planReady) {
+      return;
+    }
+    HostPlan next =
+        ProbeHosts.plan(
+            inputs.gslbs(), inputs.routes(), settings.zones(), settings.defaultThreshold());
+    for (String host : next.hosts()) {
+      queries.computeIfAbsent(host, this::encode);
+    }
+    List<String> added = new ArrayList<>();
+    for (String host : next.hosts()) {
+      if (!plan.thresholds().containsKey(host)) {
+        added.add(host);
+      }
+    }
+    int removed = 0;
+    for (String host : plan.hosts()) {
+      if (!next.thresholds().containsKey(host)) {
+        removed++;
+      }
+    }
+    boolean first = !planReady;
+    applyPeers(directory.current()); // new peers start with the previous hosts; added follow
+    thresholds = new HashMap<>(next.thresholds());
+    plan = next;
+    planReady = true;
+    queries.keySet().retainAll(next.hosts());
+    logFindings(next.findings());
+    if (!added.isEmpty() || removed > 0 || first) {
+      log.atInfo()
+          .addKeyValue("hosts", next.hosts().size())
+          .addKeyValue("added", added.size())
+          .addKeyValue("removed", removed)
+          .addKeyValue("findings", next.findings().size())
+          .log("host plan changed");
+    }
+    if (removed > 0) {
+      withdrawDue = true;
+      withdraw();
+    }
+    if (!added.isEmpty()) {
+      probeAll(added);
+    }
+  }
+
+  /** Logs each peer whose circuit changed state since the last sweep, one line per change. */
+  private void logCircuitChanges() {
+    for (PeerProbe p : probes.values()) {
+      CircuitBreaker.State now = p.breaker().getState();
+      CircuitBreaker.State before = circuitStates.put(p.geoTag(), now);
+      if (before != null && before != now) {
+        log.atWarn()
+            .addKeyValue("peer", p.geoTag())
+            .addKeyValue("from", before)
+            .addKeyValue("to", now)
+            .addKeyValue("failureRate", p.breaker().getMetrics().getFailureRate())
+            .log("peer circuit breaker changed state");
+      }
+    }
+  }
+
+  /**
+   * Queues the hosts at every peer, then starts them, peers with an open circuit last: those settle
+   * their whole queue on this thread, and must not hold back the queries to healthy peers.
+   */
+  private void probeAll(Collection<String> hosts) {
+    List<PeerProbe> all = new ArrayList<>(probes.values());
+    all.sort(Comparator.comparing(p -> p.breaker().getState() == CircuitBreaker.State.OPEN));
+    for (PeerProbe p : all) {
+      p.offer(hosts);
+    }
+    for (PeerProbe p : all) {
+      p.drain();
+    }
+  }
+
+  private void logFindings(List<Finding> next) {
+    Set<Finding> now = new HashSet<>(next);
+    for (Finding f : next) {
+      if (!findings.contains(f)) {
+        log.atWarn()
+            .addKeyValue("object", f.object())
+            .addKeyValue("field", f.problem().field())
+            .addKeyValue("value", f.problem().value())
+            .log("not probed: {}", f.problem().reason());
+      }
+    }
+    findings = now;
+  }
+
+  private HostQueries encode(String host) {
+    String name = ProbeHosts.localTargetsName(host);
+    EncodedQuery a = lookup.client().encode(name, RecordType.A, false);
+    EncodedQuery aaaa = lookup.client().encode(name, RecordType.AAAA, false);
+    return new HostQueries(host, a, aaaa, bailiwick(host));
+  }
+
+  /** The zone a CNAME may lead into: the load-balanced zone of the host, else its parent. */
+  String bailiwick(String host) {
+    String best = null;
+    for (DelegationZone z : settings.zones()) {
+      if (Hostnames.isInZone(host, z.loadBalancedZone())
+          && (best == null || z.loadBalancedZone().length() > best.length())) {
+        best = z.loadBalancedZone();
+      }
+    }
+    if (best != null) {
+      return best;
+    }
+    int dot = host.indexOf('.');
+    return dot < 0 ? "" : host.substring(dot + 1);
+  }
+
+  /** Queues every host at every peer; withdraws what is no longer probed. */
+  void sweep() {
+    if (!planReady) {
+      return;
+    }
+    applyPeers(directory.current());
+    logCircuitChanges();
+    withdraw();
+    Set<String> hosts = plan.hosts();
+    if (!hosts.isEmpty()) {
+      probeAll(hosts);
+    }
+  }
+
+  /**
+   * Withdraws the records of hosts no Gslb uses any more, and of peers that are gone. Peers are
+   * only judged gone once the peer set is authoritative ({@link PeerDirectory#known()}); until then
+   * records of peers not (yet) found are kept, and the check runs again at every sweep.
+   */
+  private void withdraw() {
+    if (!withdrawDue || !planReady) {
+      return;
+    }
+    boolean peersKnown = directory.known();
+    withdrawDue = !peersKnown;
+    int n =
+        recorder.withdraw(
+            (geoTag, host) ->
+                thresholds.containsKey(host) && (probes.containsKey(geoTag) || !peersKnown));
+    if (n > 0) {
+      log.atInfo()
+          .addKeyValue("records", n)
+          .log("withdrew peer answers of hosts or peers that are gone");
+    }
+  }
+
+  /** Brings the per-peer probes in step with the peer set. */
+  synchronized void applyPeers(PeerSet peers) {
+    for (Peer peer : peers.peers().values()) {
+      PeerProbe existing = probes.get(peer.geoTag());
+      if (existing != null) {
+        existing.update(peer);
+        continue;
+      }
+      String name = "peer-" + peer.geoTag();
+      // No event consumers: with one, resilience4j builds an event object for every call.
+      // State changes are logged by the sweep instead.
+      CircuitBreaker breaker = breakers.circuitBreaker(name, settings.circuitBreaker());
+      Bulkhead bulkhead = bulkheads.bulkhead(name, settings.bulkhead());
+      PeerProbe probe =
+          new PeerProbe(
+              peer,
+              breaker,
+              bulkhead,
+              lookup,
+              queries::get,
+              new PeerProbe.Settings(settings.queryTimeout(), settings.queryAttempts()),
+              clock,
+              metrics,
+              recorder);
+      probes.put(peer.geoTag(), probe);
+      if (!plan.hosts().isEmpty()) {
+        probe.enqueue(plan.hosts());
+      }
+    }
+    for (String tag : List.copyOf(probes.keySet())) {
+      if (!peers.peers().containsKey(tag)) {
+        withdrawDue = true;
+        PeerProbe gone = probes.remove(tag);
+        circuitStates.remove(tag);
+        gone.close();
+        breakers.remove("peer-" + tag);
+        bulkheads.remove("peer-" + tag);
+        metrics.forget(tag);
+      }
+    }
+  }
+
+  private boolean wanted(String geoTag, String host) {
+    return probes.containsKey(geoTag) && thresholds.containsKey(host);
+  }
+
+  /** True when no host is queued or in flight at any peer. */
+  boolean idle() {
+    return probes.values().stream().allMatch(p -> p.queued() == 0);
+  }
+
+  /** The current host plan. */
+  public HostPlan plan() {
+    return plan;
+  }
+
+  /** True once the first host plan was computed (the inputs caught up). */
+  public boolean ready() {
+    return planReady;
+  }
+
+  /** The number of (host, peer) states held. */
+  public int states() {
+    return recorder.size();
+  }
+
+  /** Per-peer probing state, for health. */
+  public Map<String, Object> describePeers() {
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (PeerProbe p : new java.util.TreeMap<>(probes).values()) {
+      Map<String, Object> d = new LinkedHashMap<>();
+      d.put("servers", p.servers().stream().map(Object::toString).toList());
+      d.put("circuit", p.breaker().getState().name());
+      d.put("failureRate", p.breaker().getMetrics().getFailureRate());
+      d.put("queued", p.queued());
+      d.put("inFlight", p.inFlight());
+      out.put(p.geoTag(), d);
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    ticker.shutdownNow();
+    discoverer.shutdownNow();
+    probes.values().forEach(PeerProbe::close);
+  }
+}

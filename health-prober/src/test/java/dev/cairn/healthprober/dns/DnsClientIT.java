@@ -1,0 +1,244 @@
+package dev.cairn.healthprober.dns;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.commonmodel.health.ProbeStatus;
+import dev.cairn.healthprober.peer.ServerAddress;
+import dev.cairn.healthprober.probe.RecordType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.xbill.DNS.ARecord;
+import org.xbill.DNS.Section;
+
+class DnsClientIT {
+
+  private static final Duration TIMEOUT = Duration.ofMillis(300);
+
+  private TestDnsServer server;
+  private DnsClient client;
+  private DnsLookup lookup;
+
+  @BeforeEach
+  void start() throws Exception {
+    server = TestDnsServer.start();
+    client = new DnsClient(new DnsClient.Settings(4, 1232, 2));
+    lookup = new DnsLookup(client, 64);
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    server.close();
+  }
+
+  private Exchange send(String name, RecordType type) {
+    return client.send(client.encode(name, type, false), server.address(), TIMEOUT).join();
+  }
+
+  private DnsLookup.Answer ask(String name, RecordType type) {
+    return lookup
+        .query(
+            client.encode(name, type, false),
+            List.of(server.address()),
+            0,
+            1,
+            TIMEOUT,
+            "test",
+            null)
+        .join();
+  }
+
+  @Test
+  void matchesTheReplyToItsQuery() {
+    server.answer("a.test", "192.0.2.1", "192.0.2.2");
+
+    Exchange e = send("a.test", RecordType.A);
+
+    assertThat(e.failure()).isNull();
+    assertThat(e.reply().getSection(Section.ANSWER))
+        .extracting(r -> ((ARecord) r).getAddress().getHostAddress())
+        .containsExactly("192.0.2.1", "192.0.2.2");
+    assertThat(e.server()).isEqualTo(server.address());
+    assertThat(client.answered()).isEqualTo(1);
+  }
+
+  @Test
+  void sendsWithoutRecursionDesiredWhenAskedTo() {
+    EncodedQuery q = client.encode("a.test", RecordType.A, false);
+    EncodedQuery rd = client.encode("a.test", RecordType.A, true);
+
+    assertThat(q.wire()[2] & 0x01).isZero();
+    assertThat(rd.wire()[2] & 0x01).isEqualTo(1);
+  }
+
+  @Test
+  void classifiesEveryStatus() {
+    server.answer("ok.test", "192.0.2.1", "2001:db8::1");
+    server.nodata("empty.test");
+    server.mode("fail.test", TestDnsServer.Mode.SERVFAIL);
+    server.mode("refused.test", TestDnsServer.Mode.REFUSED);
+    server.mode("dropped.test", TestDnsServer.Mode.DROP);
+
+    assertThat(ask("ok.test", RecordType.A).result().status()).isEqualTo(ProbeStatus.OK);
+    assertThat(ask("ok.test", RecordType.AAAA).result().addresses())
+        .extracting(ip -> ip.text())
+        .containsExactly("2001:db8::1");
+    assertThat(ask("missing.test", RecordType.A).result().status()).isEqualTo(ProbeStatus.NXDOMAIN);
+    assertThat(ask("missing.test", RecordType.A).result().ttlSeconds()).isEqualTo(15L);
+    assertThat(ask("empty.test", RecordType.A).result().status()).isEqualTo(ProbeStatus.NODATA);
+    assertThat(ask("fail.test", RecordType.A).result().status()).isEqualTo(ProbeStatus.SERVFAIL);
+    assertThat(ask("refused.test", RecordType.A).result().status()).isEqualTo(ProbeStatus.REFUSED);
+    assertThat(ask("dropped.test", RecordType.A).result().status()).isEqualTo(ProbeStatus.TIMEOUT);
+  }
+
+  @Test
+  void ignoresAReplyWithAnotherIdAndTimesOut() {
+    server.answer("a.test", "192.0.2.1").mode("a.test", TestDnsServer.Mode.WRONG_ID);
+
+    Exchange e = send("a.test", RecordType.A);
+
+    assertThat(e.failure()).isEqualTo(Exchange.Failure.TIMEOUT);
+    assertThat(client.unmatched()).isEqualTo(1);
+  }
+
+  @Test
+  void ignoresAReplyForAnotherQuestionAndReportsIt() {
+    server.answer("a.test", "192.0.2.1").mode("a.test", TestDnsServer.Mode.WRONG_QUESTION);
+
+    Exchange e = send("a.test", RecordType.A);
+
+    assertThat(e.failure()).isEqualTo(Exchange.Failure.MISMATCHED);
+    assertThat(client.mismatched()).isEqualTo(1);
+    assertThat(ask("a.test", RecordType.A).result().status()).isEqualTo(ProbeStatus.ERROR);
+  }
+
+  @Test
+  void countsGarbageAndReportsItAsAnError() {
+    server.mode("a.test", TestDnsServer.Mode.GARBAGE);
+
+    Exchange e = send("a.test", RecordType.A);
+
+    assertThat(e.failure()).isEqualTo(Exchange.Failure.MALFORMED);
+    assertThat(client.malformed()).isEqualTo(1);
+    assertThat(ask("a.test", RecordType.A).result().status()).isEqualTo(ProbeStatus.ERROR);
+  }
+
+  @Test
+  void retriesATruncatedReplyOverTcp() {
+    server
+        .answer("big.test", "192.0.2.1", "192.0.2.2")
+        .mode("big.test", TestDnsServer.Mode.TRUNCATE);
+
+    Exchange e = send("big.test", RecordType.A);
+
+    assertThat(e.failure()).isNull();
+    assertThat(e.tcp()).isTrue();
+    assertThat(e.reply().getSection(Section.ANSWER)).hasSize(2);
+    assertThat(server.tcpQueries()).isEqualTo(1);
+    assertThat(client.truncated()).isEqualTo(1);
+  }
+
+  @Test
+  void aLateReplyAfterTheTimeoutIsNotAccepted() {
+    server.answer("slow.test", "192.0.2.1").delay("slow.test", Duration.ofMillis(600));
+
+    Exchange e = send("slow.test", RecordType.A);
+
+    assertThat(e.failure()).isEqualTo(Exchange.Failure.TIMEOUT);
+    org.awaitility.Awaitility.await().until(() -> client.unmatched() == 1);
+    assertThat(client.answered()).isZero();
+  }
+
+  @Test
+  void keepsManyQueriesInFlightOverFewSockets() throws Exception {
+    int n = 2000;
+    for (int i = 0; i < n; i++) {
+      server.answer("h" + i + ".test", "192.0.2." + (i % 250 + 1));
+    }
+    // 100 in flight at a time: the in-JVM server's socket buffer is the kernel default
+    Semaphore window = new Semaphore(100);
+    List<CompletableFuture<Exchange>> futures = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      window.acquire();
+      CompletableFuture<Exchange> f =
+          client.send(
+              client.encode("h" + i + ".test", RecordType.A, false),
+              server.address(),
+              Duration.ofSeconds(5));
+      f.whenComplete((e, x) -> window.release());
+      futures.add(f);
+    }
+    for (int i = 0; i < n; i++) {
+      Exchange e = futures.get(i).join();
+      assertThat(e.failure()).as("query %d", i).isNull();
+      ARecord a = (ARecord) e.reply().getSection(Section.ANSWER).get(0);
+      assertThat(a.getAddress().getHostAddress()).isEqualTo("192.0.2." + (i % 250 + 1));
+    }
+    assertThat(client.sent()).isEqualTo(n);
+    assertThat(client.inFlight()).isZero();
+  }
+
+  @Test
+  void usesSeveralRandomSourcePorts() {
+    Set<Integer> ports = new HashSet<>(client.sourcePorts());
+
+    assertThat(ports).hasSize(4).allMatch(p -> p >= 1024);
+  }
+
+  @Test
+  void talksToAnIpv6Server() throws Exception {
+    try (TestDnsServer v6 = TestDnsServer.start("::1", "test")) {
+      v6.answer("a.test", "2001:db8::7");
+      Exchange e =
+          client
+              .send(client.encode("a.test", RecordType.AAAA, false), v6.address(), TIMEOUT)
+              .join();
+
+      assertThat(v6.address().toString()).startsWith("[::1]:");
+      assertThat(e.failure()).isNull();
+      assertThat(e.reply().getSection(Section.ANSWER)).hasSize(1);
+    }
+  }
+
+  @Test
+  void retriesOnTheNextServerWhenOneIsDead() throws Exception {
+    try (TestDnsServer dead = TestDnsServer.start()) {
+      dead.blackHole(true);
+      server.answer("a.test", "192.0.2.1");
+
+      DnsLookup.Answer answer =
+          lookup
+              .query(
+                  client.encode("a.test", RecordType.A, false),
+                  List.of(dead.address(), server.address()),
+                  0,
+                  2,
+                  TIMEOUT,
+                  "test",
+                  null)
+              .join();
+
+      assertThat(answer.result().status()).isEqualTo(ProbeStatus.OK);
+      assertThat(answer.server()).isEqualTo(server.address());
+      assertThat(dead.totalQueries()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void failsAtOnceWhenSendingIsImpossible() {
+    ServerAddress nowhere = ServerAddress.require("t", "192.0.2.1:0".replace(":0", ":9"), 53);
+    client.close();
+
+    Exchange e = client.send(client.encode("a.test", RecordType.A, false), nowhere, TIMEOUT).join();
+
+    assertThat(e.failure()).isEqualTo(Exchange.Failure.TRANSPORT);
+  }
+}

@@ -1,0 +1,470 @@
+package dev.cairn.healthprober.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cairn.commonmodel.health.PeerAnswer;
+import dev.cairn.commonmodel.health.ProbeStatus;
+import dev.cairn.commonmodel.topology.BackendRef;
+import dev.cairn.commonmodel.topology.GslbResourceRef;
+import dev.cairn.commonmodel.topology.GslbState;
+import dev.cairn.commonmodel.topology.GslbStrategy;
+import dev.cairn.commonmodel.topology.RouteState;
+import dev.cairn.healthprober.discovery.PeerDirectory;
+import dev.cairn.healthprober.dns.DnsClient;
+import dev.cairn.healthprober.dns.DnsLookup;
+import dev.cairn.healthprober.dns.TestDnsServer;
+import dev.cairn.healthprober.kafka.InMemoryTopology;
+import dev.cairn.healthprober.kafka.Outbox;
+import dev.cairn.healthprober.kafka.RecordingOutbox;
+import dev.cairn.healthprober.peer.Peer;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.bulkhead.BulkheadRegistry;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ProbeSchedulerIT {
+
+  private static final String TOPIC = "cairn.health.peer-answers.v1";
+
+  private TestDnsServer eu;
+  private TestDnsServer us;
+  private DnsClient client;
+  private InMemoryTopology topology;
+  private Outbox outbox;
+  private RecordingOutbox recorded;
+  private CircuitBreakerRegistry breakers;
+  private ProbeScheduler scheduler;
+
+  @BeforeEach
+  void start() throws Exception {
+    eu = TestDnsServer.start("127.0.0.1", "cloud.test");
+    us = TestDnsServer.start("127.0.0.1", "cloud.test");
+    client = new DnsClient(new DnsClient.Settings(2, 1232, 1));
+    topology = new InMemoryTopology();
+    outbox = new Outbox();
+    recorded = new RecordingOutbox(outbox);
+    breakers = CircuitBreakerRegistry.ofDefaults();
+  }
+
+  @AfterEach
+  void stop() {
+    if (scheduler != null) {
+      scheduler.close();
+    }
+    client.close();
+    eu.close();
+    us.close();
+  }
+
+  private ProbeScheduler scheduler(Duration timeout, int maxInFlight, CircuitBreakerConfig cb) {
+    PeerDirectory directory =
+        new PeerDirectory(
+            List.of(new Peer("eu", List.of(eu.address())), new Peer("us", List.of(us.address()))),
+            null,
+            "ap",
+            Clock.systemUTC());
+    scheduler =
+        new ProbeScheduler(
+            new ProbeScheduler.Settings(
+                Duration.ofHours(1),
+                timeout,
+                1,
+                Duration.ofHours(1),
+                List.of(),
+                Duration.ofSeconds(300),
+                cb,
+                BulkheadConfig.custom()
+                    .maxConcurrentCalls(maxInFlight)
+                    .maxWaitDuration(Duration.ZERO)
+                    .build()),
+            topology,
+            directory,
+            new DnsLookup(client, 64),
+            outbox,
+            TOPIC,
+            breakers,
+            BulkheadRegistry.ofDefaults(),
+            new ProbeMetrics(new SimpleMeterRegistry()),
+            Clock.systemUTC());
+    return scheduler;
+  }
+
+  private ProbeScheduler scheduler() {
+    return scheduler(Duration.ofMillis(500), 50, CircuitBreakerConfig.ofDefaults());
+  }
+
+  static GslbState gslb(String name, String... hosts) {
+    List<GslbState.IngressRule> rules = new ArrayList<>();
+    for (String h : hosts) {
+      rules.add(new GslbState.IngressRule(h, List.of(BackendRef.service("app"))));
+    }
+    return new GslbState(
+        "default",
+        name,
+        "uid",
+        null,
+        rules,
+        new GslbStrategy("roundRobin", 30, null, Map.of(), null),
+        null,
+        Map.of(),
+        List.of());
+  }
+
+  private PeerAnswer latest(String geo, String host) {
+    return (PeerAnswer) recorded.latest(TOPIC).get("PeerAnswer/" + geo + "/" + host);
+  }
+
+  private List<Object> history(String geo, String host) {
+    return recorded.history(TOPIC, "PeerAnswer/" + geo + "/" + host);
+  }
+
+  @Test
+  void probesEveryHostAtEveryPeerAndPublishesEachAnswerOnce() {
+    eu.answer("localtargets-app.cloud.test", "192.0.2.2", "192.0.2.1", "2001:db8::1");
+    topology.put(gslb("app", "app.cloud.test"));
+    scheduler().replan();
+
+    await()
+        .untilAsserted(
+            () -> {
+              assertThat(latest("eu", "app.cloud.test")).isNotNull();
+              assertThat(latest("us", "app.cloud.test")).isNotNull();
+            });
+    PeerAnswer e = latest("eu", "app.cloud.test");
+    assertThat(e.status()).isEqualTo(ProbeStatus.OK);
+    assertThat(e.ipv4()).containsExactly("192.0.2.1", "192.0.2.2");
+    assertThat(e.ipv6()).containsExactly("2001:db8::1");
+    assertThat(e.server()).isEqualTo(eu.address().toString());
+    assertThat(latest("us", "app.cloud.test").status()).isEqualTo(ProbeStatus.NXDOMAIN);
+    assertThat(eu.queries("localtargets-app.cloud.test")).isEqualTo(2);
+
+    await().until(scheduler::idle);
+    scheduler.sweep();
+    await().until(() -> eu.queries("localtargets-app.cloud.test") == 4 && scheduler.idle());
+    assertThat(history("eu", "app.cloud.test")).hasSize(1);
+    assertThat(history("us", "app.cloud.test")).hasSize(1);
+  }
+
+  @Test
+  void publishesAgainWhenThePeerAnswerChanges() {
+    eu.answer("localtargets-app.cloud.test", "192.0.2.1");
+    topology.put(gslb("app", "app.cloud.test"));
+    scheduler().replan();
+    await().until(() -> latest("eu", "app.cloud.test") != null);
+
+    eu.mode("localtargets-app.cloud.test", TestDnsServer.Mode.NXDOMAIN);
+    scheduler.sweep();
+
+    await().until(() -> latest("eu", "app.cloud.test").status() == ProbeStatus.NXDOMAIN);
+    assertThat(latest("eu", "app.cloud.test").ipv4()).isEmpty();
+  }
+
+  @Test
+  void aBlackHoledPeerOpensItsCircuitAndCostsNoQueriesWhileTheStateStaysHonest() {
+    CircuitBreakerConfig cb =
+        CircuitBreakerConfig.custom()
+            .slidingWindow(10, 10, CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+            .failureRateThreshold(80)
+            .waitDurationInOpenState(Duration.ofHours(1))
+            .build();
+    List<String> hosts = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      hosts.add("h" + i + ".cloud.test");
+      eu.answer("localtargets-h" + i + ".cloud.test", "192.0.2.1");
+    }
+    us.blackHole(true);
+    topology.put(gslb("many", hosts.toArray(String[]::new)));
+    scheduler(Duration.ofMillis(200), 50, cb).replan();
+
+    await()
+        .until(
+            () -> hosts.stream().allMatch(h -> latest("us", h) != null && latest("eu", h) != null));
+    assertThat(breakers.circuitBreaker("peer-us").getState()).isEqualTo(CircuitBreaker.State.OPEN);
+    assertThat(breakers.circuitBreaker("peer-eu").getState())
+        .isEqualTo(CircuitBreaker.State.CLOSED);
+    PeerAnswer dead = latest("us", "h0.cloud.test");
+    assertThat(dead.status()).isEqualTo(ProbeStatus.TIMEOUT);
+    assertThat(dead.lastSuccess()).isNull();
+    assertThat(dead.failingSince()).isNotNull();
+    assertThat(latest("eu", "h0.cloud.test").status()).isEqualTo(ProbeStatus.OK);
+    await().until(scheduler::idle);
+    int queriesWhenOpen = us.totalQueries();
+    int euBefore = eu.totalQueries();
+
+    scheduler.sweep();
+    await().until(() -> eu.totalQueries() == euBefore + 40 && scheduler.idle());
+
+    assertThat(us.totalQueries()).isEqualTo(queriesWhenOpen);
+    assertThat(history("us", "h0.cloud.test")).hasSize(1);
+  }
+
+  @Test
+  void aRecoveredPeerIsProbedAgainAfterTheHalfOpenProbesSucceed() {
+    CircuitBreakerConfig cb =
+        CircuitBreakerConfig.custom()
+            .slidingWindow(4, 4, CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+            .failureRateThreshold(50)
+            .waitDurationInOpenState(Duration.ofMillis(100))
+            .permittedNumberOfCallsInHalfOpenState(2)
+            .build();
+    List<String> hosts = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      hosts.add("h" + i + ".cloud.test");
+      us.answer("localtargets-h" + i + ".cloud.test", "198.51.100.1");
+    }
+    us.blackHole(true);
+    topology.put(gslb("many", hosts.toArray(String[]::new)));
+    scheduler(Duration.ofMillis(100), 50, cb).replan();
+    await().until(() -> breakers.circuitBreaker("peer-us").getState() == CircuitBreaker.State.OPEN);
+
+    us.blackHole(false);
+    await()
+        .pollInterval(Duration.ofMillis(50))
+        .untilAsserted(
+            () -> {
+              scheduler.sweep();
+              assertThat(hosts)
+                  .allSatisfy(h -> assertThat(latest("us", h).status()).isEqualTo(ProbeStatus.OK));
+            });
+    assertThat(breakers.circuitBreaker("peer-us").getState())
+        .isEqualTo(CircuitBreaker.State.CLOSED);
+    PeerAnswer recovered = latest("us", "h0.cloud.test");
+    assertThat(recovered.failingSince()).isNull();
+    assertThat(recovered.lastSuccess()).isNotNull();
+  }
+
+  @Test
+  void aSlowPeerNeverHoldsUpAnother() {
+    List<String> hosts = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      hosts.add("h" + i + ".cloud.test");
+      eu.answer("localtargets-h" + i + ".cloud.test", "192.0.2.1");
+    }
+    us.blackHole(true);
+    topology.put(gslb("many", hosts.toArray(String[]::new)));
+    scheduler(Duration.ofSeconds(30), 5, CircuitBreakerConfig.ofDefaults()).replan();
+
+    // every answer of the fast peer arrives while the slow peer still waits on its first five
+    await().until(() -> hosts.stream().allMatch(h -> latest("eu", h) != null));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> slow = (Map<String, Object>) scheduler.describePeers().get("us");
+    assertThat(slow.get("inFlight")).isEqualTo(5);
+    assertThat(slow.get("queued")).isEqualTo(60);
+    assertThat(hosts).allSatisfy(h -> assertThat(latest("us", h)).isNull());
+  }
+
+  @Test
+  void withdrawsTheRecordsOfAHostThatIsGone() {
+    eu.answer("localtargets-app.cloud.test", "192.0.2.1");
+    topology.put(gslb("app", "app.cloud.test")).put(gslb("other", "other.cloud.test"));
+    scheduler().replan();
+    await()
+        .until(
+            () -> latest("us", "app.cloud.test") != null && latest("eu", "app.cloud.test") != null);
+
+    topology.removeGslb("Gslb/default/app");
+    scheduler.replan();
+
+    Map<String, Object> latest = recorded.latest(TOPIC);
+    assertThat(latest).containsEntry("PeerAnswer/eu/app.cloud.test", null);
+    assertThat(latest).containsEntry("PeerAnswer/us/app.cloud.test", null);
+    assertThat(latest.get("PeerAnswer/eu/other.cloud.test")).isNotNull();
+  }
+
+  @Test
+  void takesOverWhatWasPublishedBeforeARestartAndWithdrawsTheRest() {
+    eu.answer("localtargets-app.cloud.test", "192.0.2.1");
+    Instant before = Instant.parse("2026-01-01T00:00:00Z");
+    PeerAnswer same =
+        new PeerAnswer(
+            "app.cloud.test",
+            "eu",
+            eu.address().toString(),
+            ProbeStatus.OK,
+            List.of("192.0.2.1"),
+            List.of(),
+            30L,
+            before,
+            null,
+            before);
+    PeerAnswer orphan =
+        new PeerAnswer(
+            "app.cloud.test",
+            "gone",
+            "x",
+            ProbeStatus.OK,
+            List.of(),
+            List.of(),
+            null,
+            before,
+            null,
+            before);
+    topology.published(Map.of(same.key(), same, orphan.key(), orphan), Map.of());
+    topology.put(gslb("app", "app.cloud.test"));
+    scheduler().replan();
+    await().until(() -> latest("us", "app.cloud.test") != null && scheduler.idle());
+
+    scheduler.sweep();
+
+    assertThat(recorded.latest(TOPIC)).containsEntry(orphan.key(), null);
+    await().until(() -> eu.queries("localtargets-app.cloud.test") == 4 && scheduler.idle());
+    assertThat(history("eu", "app.cloud.test")).isEmpty();
+  }
+
+  @Test
+  void whilePeersAreUnknownKeepsRecordsOfUndiscoveredPeersButWithdrawsThoseOfGoneHosts()
+      throws Exception {
+    try (TestDnsServer edge = TestDnsServer.start("127.0.0.1", "example.test")) {
+      edge.blackHole(true);
+      PeerDirectory undiscovered =
+          new PeerDirectory(
+              List.of(new Peer("eu", List.of(eu.address()))),
+              new dev.cairn.healthprober.discovery.PeerDiscovery(
+                  new DnsLookup(client, 64),
+                  List.of(new dev.cairn.healthprober.peer.DelegationZone("test", "cloud.test")),
+                  "gslb-ns-",
+                  List.of("far"),
+                  List.of(edge.address()),
+                  53,
+                  "ap",
+                  Duration.ofMillis(100),
+                  1),
+              "ap",
+              Clock.systemUTC());
+      undiscovered.refresh();
+      assertThat(undiscovered.known()).isFalse();
+      PeerAnswer far =
+          new PeerAnswer(
+              "app.cloud.test",
+              "far",
+              "x",
+              ProbeStatus.OK,
+              List.of(),
+              List.of(),
+              null,
+              null,
+              null,
+              Instant.EPOCH);
+      PeerAnswer oldHost =
+          new PeerAnswer(
+              "old.cloud.test",
+              "eu",
+              "x",
+              ProbeStatus.OK,
+              List.of(),
+              List.of(),
+              null,
+              null,
+              null,
+              Instant.EPOCH);
+      topology.published(Map.of(far.key(), far, oldHost.key(), oldHost), Map.of());
+      topology.put(gslb("app", "app.cloud.test"));
+      scheduler =
+          new ProbeScheduler(
+              new ProbeScheduler.Settings(
+                  Duration.ofHours(1),
+                  Duration.ofMillis(300),
+                  1,
+                  Duration.ofHours(1),
+                  List.of(),
+                  Duration.ofSeconds(300),
+                  CircuitBreakerConfig.ofDefaults(),
+                  BulkheadConfig.custom()
+                      .maxConcurrentCalls(10)
+                      .maxWaitDuration(Duration.ZERO)
+                      .build()),
+              topology,
+              undiscovered,
+              new DnsLookup(client, 64),
+              outbox,
+              TOPIC,
+              breakers,
+              BulkheadRegistry.ofDefaults(),
+              new ProbeMetrics(new SimpleMeterRegistry()),
+              Clock.systemUTC());
+      scheduler.replan();
+      scheduler.sweep();
+
+      Map<String, Object> latest = recorded.latest(TOPIC);
+      assertThat(latest).containsEntry(oldHost.key(), null);
+      assertThat(latest).doesNotContainKey(far.key());
+    }
+  }
+
+  @Test
+  void waitsUntilTheTopicsAreReadBeforeProbingOrWithdrawing() {
+    PeerAnswer orphan =
+        new PeerAnswer(
+            "gone.cloud.test",
+            "eu",
+            "x",
+            ProbeStatus.OK,
+            List.of(),
+            List.of(),
+            null,
+            null,
+            null,
+            Instant.EPOCH);
+    topology.published(Map.of(orphan.key(), orphan), Map.of()).caughtUp(false);
+    topology.put(gslb("app", "app.cloud.test"));
+    scheduler().replan();
+    scheduler.sweep();
+
+    assertThat(recorded.all()).isEmpty();
+    assertThat(eu.totalQueries()).isZero();
+
+    topology.caughtUp(true);
+    scheduler.replan();
+    scheduler.sweep();
+    await().until(() -> latest("eu", "app.cloud.test") != null);
+    assertThat(recorded.latest(TOPIC)).containsEntry(orphan.key(), null);
+  }
+
+  @Test
+  void followsAResourceRefToItsRoute() {
+    eu.answer("localtargets-web.cloud.test", "192.0.2.1");
+    topology.put(
+        new GslbState(
+            "default",
+            "web",
+            "uid",
+            new GslbResourceRef(
+                "gateway.networking.k8s.io/v1", "HTTPRoute", null, "web", Map.of(), List.of()),
+            List.of(),
+            new GslbStrategy("roundRobin", 30, null, Map.of(), null),
+            null,
+            Map.of(),
+            List.of()));
+    scheduler().replan();
+    assertThat(scheduler.plan().hosts()).isEmpty();
+    assertThat(scheduler.plan().findings()).hasSize(1);
+
+    topology.put(
+        new RouteState(
+            "HTTPRoute",
+            "gateway.networking.k8s.io/v1",
+            "default",
+            "web",
+            "uid",
+            List.of("web.cloud.test"),
+            List.of(BackendRef.service("web")),
+            Map.of(),
+            List.of()));
+    scheduler.replan();
+
+    await().until(() -> latest("eu", "web.cloud.test") != null);
+    assertThat(latest("eu", "web.cloud.test").status()).isEqualTo(ProbeStatus.OK);
+  }
+}
