@@ -34,6 +34,7 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -52,7 +53,6 @@ public final class LocalStack implements AutoCloseable {
   /**
    * How to start the stack.
    *
-   * @param kafkaPort the broker port (0: a free port)
    * @param apiPort the mock API port (0: a free port)
    * @param bootstrapServers an external broker to use instead of the embedded one, or {@code null}
    * @param seedSample whether to create the sample topology
@@ -61,7 +61,6 @@ public final class LocalStack implements AutoCloseable {
    *     endpoints on delete), may be {@code null}
    */
   public record Options(
-      int kafkaPort,
       int apiPort,
       String bootstrapServers,
       boolean seedSample,
@@ -70,27 +69,27 @@ public final class LocalStack implements AutoCloseable {
 
     /** Random ports, embedded broker, sample topology, the default 5-minute grace period. */
     public static Options defaults() {
-      return new Options(0, 0, null, true, Duration.ofMinutes(5), null);
+      return new Options(0, null, true, Duration.ofMinutes(5), null);
     }
 
     public Options withGracePeriod(Duration grace) {
-      return new Options(kafkaPort, apiPort, bootstrapServers, seedSample, grace, onDnsEndpoint);
+      return new Options(apiPort, bootstrapServers, seedSample, grace, onDnsEndpoint);
     }
 
     public Options withBootstrapServers(String servers) {
-      return new Options(kafkaPort, apiPort, servers, seedSample, gracePeriod, onDnsEndpoint);
+      return new Options(apiPort, servers, seedSample, gracePeriod, onDnsEndpoint);
     }
 
-    public Options withPorts(int kafka, int api) {
-      return new Options(kafka, api, bootstrapServers, seedSample, gracePeriod, onDnsEndpoint);
+    public Options withApiPort(int api) {
+      return new Options(api, bootstrapServers, seedSample, gracePeriod, onDnsEndpoint);
     }
 
     public Options withSample(boolean seed) {
-      return new Options(kafkaPort, apiPort, bootstrapServers, seed, gracePeriod, onDnsEndpoint);
+      return new Options(apiPort, bootstrapServers, seed, gracePeriod, onDnsEndpoint);
     }
 
     public Options withDnsEndpointListener(Consumer<String> listener) {
-      return new Options(kafkaPort, apiPort, bootstrapServers, seedSample, gracePeriod, listener);
+      return new Options(apiPort, bootstrapServers, seedSample, gracePeriod, listener);
     }
   }
 
@@ -114,15 +113,17 @@ public final class LocalStack implements AutoCloseable {
     // One logging configuration (logback.xml of this module) for every service in the JVM: a
     // service context must not re-initialise logging for the others.
     System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
+    // Route java.util.logging (Tomcat, the mock web server) through the same configuration.
+    if (!SLF4JBridgeHandler.isInstalled()) {
+      SLF4JBridgeHandler.removeHandlersForRootLogger();
+      SLF4JBridgeHandler.install();
+    }
     EmbeddedKafkaKraftBroker broker = null;
     String servers = options.bootstrapServers();
     if (servers == null) {
       broker = new EmbeddedKafkaKraftBroker(1, 1);
       broker.brokerProperty("auto.create.topics.enable", "false");
       broker.brokerProperty("log.cleaner.min.cleanable.ratio", "0.1");
-      if (options.kafkaPort() > 0) {
-        broker.kafkaPorts(options.kafkaPort());
-      }
       broker.afterPropertiesSet();
       servers = broker.getBrokersAsString();
     }

@@ -13,8 +13,9 @@ import java.util.concurrent.CountDownLatch;
  * a Kafka broker, a mock Kubernetes API seeded with a sample topology, and Cairn's services in one
  * JVM, prints every DNSEndpoint as it is written, and runs until Ctrl-C.
  *
- * <p>Options: {@code --kafka-port=N} (default 29092), {@code --api-port=N} (default 28080), {@code
- * --grace-period=DURATION} (default PT5M, ISO-8601), {@code --no-sample}.
+ * <p>The broker listens on a free port (the embedded KRaft test kit picks it); the mock API on
+ * {@code --api-port=N} (default 0: a free port). Both addresses are printed at start. Other
+ * options: {@code --grace-period=DURATION} (default PT5M, ISO-8601), {@code --no-sample}.
  */
 public final class LocalStackApplication {
 
@@ -44,21 +45,17 @@ public final class LocalStackApplication {
   }
 
   static LocalStack.Options parse(String[] args) {
-    LocalStack.Options options = LocalStack.Options.defaults().withPorts(29092, 28080);
+    LocalStack.Options options = LocalStack.Options.defaults();
     for (String arg : args) {
-      if (arg.startsWith("--kafka-port=")) {
-        options = options.withPorts(port(arg), options.apiPort());
-      } else if (arg.startsWith("--api-port=")) {
-        options = options.withPorts(options.kafkaPort(), port(arg));
+      if (arg.startsWith("--api-port=")) {
+        options = options.withApiPort(port(arg));
       } else if (arg.startsWith("--grace-period=")) {
         options = options.withGracePeriod(Duration.parse(value(arg)));
       } else if (arg.equals("--no-sample")) {
         options = options.withSample(false);
       } else {
         throw new IllegalArgumentException(
-            "unknown option '"
-                + arg
-                + "'; known: --kafka-port=N --api-port=N --grace-period=PT5M --no-sample");
+            "unknown option '" + arg + "'; known: --api-port=N --grace-period=PT5M --no-sample");
       }
     }
     return options;

@@ -13,10 +13,14 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -93,14 +97,13 @@ final class MockKubernetesApi implements AutoCloseable {
             new Context(),
             new MockWebServer(),
             responses,
-            new KubernetesMixedDispatcher(responses),
+            new DiscoveryDispatcher(new KubernetesMixedDispatcher(responses)),
             false);
     try {
       server.init(InetAddress.getByName("127.0.0.1"), port);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the mock Kubernetes API on port " + port, e);
     }
-    serveDiscovery(server);
     MockKubernetesApi api = new MockKubernetesApi(server);
     api.createCrds();
     return api;
@@ -136,28 +139,24 @@ final class MockKubernetesApi implements AutoCloseable {
     }
   }
 
-  private static void serveDiscovery(KubernetesMockServer server) {
-    server
-        .expect()
-        .get()
-        .withPath("/api")
-        .andReturn(200, new APIVersionsBuilder().withVersions("v1").build())
-        .always();
+  /**
+   * The discovery documents kubectl reads before it can name a resource type ({@code /api}, {@code
+   * /apis}, {@code /api/v1}, {@code /apis/<group>/<version>}), by path without query.
+   */
+  static Map<String, String> discoveryDocuments() {
+    Map<String, String> docs = new HashMap<>();
+    docs.put("/api", Serialization.asJson(new APIVersionsBuilder().withVersions("v1").build()));
     List<APIGroup> groups = new ArrayList<>();
     for (Map.Entry<String, List<APIResource>> e : RESOURCES.entrySet()) {
       String groupVersion = e.getKey();
       String path = groupVersion.equals("v1") ? "/api/v1" : "/apis/" + groupVersion;
-      server
-          .expect()
-          .get()
-          .withPath(path)
-          .andReturn(
-              200,
+      docs.put(
+          path,
+          Serialization.asJson(
               new APIResourceListBuilder()
                   .withGroupVersion(groupVersion)
                   .withResources(e.getValue())
-                  .build())
-          .always();
+                  .build()));
       if (!groupVersion.equals("v1")) {
         String group = groupVersion.substring(0, groupVersion.indexOf('/'));
         String version = groupVersion.substring(groupVersion.indexOf('/') + 1);
@@ -174,12 +173,37 @@ final class MockKubernetesApi implements AutoCloseable {
                 .build());
       }
     }
-    server
-        .expect()
-        .get()
-        .withPath("/apis")
-        .andReturn(200, new APIGroupListBuilder().withGroups(groups).build())
-        .always();
+    docs.put("/apis", Serialization.asJson(new APIGroupListBuilder().withGroups(groups).build()));
+    return Map.copyOf(docs);
+  }
+
+  /** Serves the discovery documents and hands every other request to the CRUD dispatcher. */
+  static final class DiscoveryDispatcher extends Dispatcher {
+    private final Map<String, String> documents = discoveryDocuments();
+    private final Dispatcher crud;
+
+    DiscoveryDispatcher(Dispatcher crud) {
+      this.crud = crud;
+    }
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+      String path = request.getPath();
+      int query = path.indexOf('?');
+      String document = documents.get(query < 0 ? path : path.substring(0, query));
+      if (document != null && "GET".equals(request.getMethod())) {
+        return new MockResponse()
+            .setResponseCode(200)
+            .addHeader("Content-Type", "application/json")
+            .setBody(document);
+      }
+      return crud.dispatch(request);
+    }
+
+    @Override
+    public void shutdown() {
+      crud.shutdown();
+    }
   }
 
   private static APIResource resource(String plural, String kind, boolean namespaced) {

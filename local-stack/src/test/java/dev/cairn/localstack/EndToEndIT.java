@@ -116,4 +116,12 @@ class EndToEndIT {
         new StringSerializer(),
         new ByteArraySerializer());
   }
+
+  @Test
+  @Order(5)
+  void kubectlListsTheDnsEndpointAtTheMockApi() {
+    InteropTool kubectl = InteropTool.findOrSkip("kubectl", "kubernetes-client");
+    assertThat(kubectl.run("--server", stack.apiUrl(), "get", "dnsendpoints", "-A", "-o", "name"))
+        .contains("dnsendpoint.externaldns.k8s.io/" + PipelineScenario.RECORD_NAME);
+  }
 }
