@@ -22,7 +22,9 @@ class LeaderElectionIT {
   void onlyTheLeaderWritesAndAStandbyTakesOverWhenItStops() {
     try (MockKubernetes api = new MockKubernetes(true);
         DecisionProducer decisions =
-            new DecisionProducer(EmbeddedBroker.bootstrapServers(), "leader.")) {
+            new DecisionProducer(EmbeddedBroker.bootstrapServers(), "leader.");
+        GslbStatusProducer statuses =
+            new GslbStatusProducer(EmbeddedBroker.bootstrapServers(), "leader.")) {
       String[] leaseSettings = {
         "writer.leader-election.namespace=cairn",
         "writer.leader-election.lease-duration=15s",
@@ -51,6 +53,18 @@ class LeaderElectionIT {
             api.client().leases().inNamespace("cairn").withName("cairn-record-writer").get();
         String leaderIdentity = leader.bean(LeaderElection.class).identity();
         assertThat(lease.getSpec().getHolderIdentity()).isEqualTo(leaderIdentity);
+
+        // Gslb statuses too: only the leader writes them.
+        String uid = api.createGslb("leader", "gslb").getMetadata().getUid();
+        statuses.send(TestStatuses.healthy("leader", "gslb", uid, "192.0.2.1"));
+        await()
+            .atMost(WAIT)
+            .until(
+                () ->
+                    api.getGslb("leader", "gslb").getAdditionalProperties().get("status") != null);
+        assertThat(leader.counter("cairn.writer.gslb.status.writes")).isEqualTo(1);
+        assertThat(standby.counter("cairn.writer.gslb.status.writes")).isZero();
+        assertThat(api.writesOf(MockKubernetes.GSLB_STATUS_WRITES, "leader", "gslb")).hasSize(1);
 
         leader.close();
 

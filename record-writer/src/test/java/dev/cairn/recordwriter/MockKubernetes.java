@@ -1,28 +1,40 @@
 package dev.cairn.recordwriter;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
 /**
- * The fabric8 mock API server in CRUD mode, with every write to DNSEndpoints recorded (method and
- * path) so tests can count requests at the server, and a hook to change an object between a
- * writer's read and its write.
+ * The fabric8 mock API server in CRUD mode, with every write to DNSEndpoints, Gslbs (and their
+ * status subresource) and Events recorded (method and path) so tests can count requests at the
+ * server, and hooks to change an object between a writer's read and its write.
+ *
+ * <p>The CRUD mock (8.0.0) writes {@code PUT .../status} without comparing the resourceVersion in
+ * the body with the stored one; a real API server refuses a stale one with 409. This dispatcher
+ * adds that check, so the writer's optimistic status writes are tested as a real server runs them.
  */
 final class MockKubernetes implements AutoCloseable {
 
@@ -35,38 +47,64 @@ final class MockKubernetes implements AutoCloseable {
           .withNamespaced(true)
           .build();
 
+  static final ResourceDefinitionContext GSLBS =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("k8gb.io")
+          .withVersion("v1beta1")
+          .withPlural("gslbs")
+          .withKind("Gslb")
+          .withNamespaced(true)
+          .build();
+
+  /** DNSEndpoint writes. */
+  static final String DNS_ENDPOINT_WRITES = "dnsendpoints";
+
+  /** Gslb writes (create, update, delete), not of the status. */
+  static final String GSLB_WRITES = "gslbs";
+
+  /** Writes of the Gslb status subresource. */
+  static final String GSLB_STATUS_WRITES = "gslbs/status";
+
+  /** {@code events.k8s.io} Event writes. */
+  static final String EVENT_WRITES = "events";
+
   /**
    * One write request seen by the server.
    *
+   * @param resource what was written ({@link #DNS_ENDPOINT_WRITES}, {@link #GSLB_STATUS_WRITES},
+   *     ...)
    * @param method POST, PUT, PATCH or DELETE
    * @param namespace the object's namespace
    * @param name the object's name (from the body for a POST)
    * @param status the response status
    * @param atNanos when it was answered ({@link System#nanoTime()})
    */
-  record Write(String method, String namespace, String name, int status, long atNanos) {}
+  record Write(
+      String resource, String method, String namespace, String name, int status, long atNanos) {}
 
   private final RecordingDispatcher dispatcher = new RecordingDispatcher();
   private final KubernetesMockServer server;
   private final KubernetesClient client;
 
-  MockKubernetes(boolean installCrd) {
+  MockKubernetes(boolean installCrds) {
     server =
         new KubernetesMockServer(
             new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
     server.init();
     client = server.createClient();
-    if (installCrd) {
-      try (InputStream in =
-          getClass()
-              .getClassLoader()
-              .getResourceAsStream("crds/dnsendpoints.externaldns.k8s.io.yaml")) {
-        CustomResourceDefinition crd =
-            client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
-        client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
+    if (installCrds) {
+      installCrd("crds/dnsendpoints.externaldns.k8s.io.yaml");
+      installCrd("crds/k8gb.io_gslbs.yaml");
+    }
+  }
+
+  private void installCrd(String resource) {
+    try (InputStream in = getClass().getClassLoader().getResourceAsStream(resource)) {
+      CustomResourceDefinition crd =
+          client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
+      client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -91,26 +129,73 @@ final class MockKubernetes implements AutoCloseable {
     return client.genericKubernetesResources(DNS_ENDPOINTS).resource(r).create();
   }
 
-  /** Writes to DNSEndpoints whose path names this object (namespace and name). */
+  /** Creates a Gslb with a minimal spec (one host, round robin); returns it with its uid. */
+  GenericKubernetesResource createGslb(String namespace, String name) {
+    GenericKubernetesResource r = new GenericKubernetesResource();
+    r.setApiVersion("k8gb.io/v1beta1");
+    r.setKind("Gslb");
+    r.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(name).build());
+    r.setAdditionalProperty(
+        "spec",
+        Map.of(
+            "resourceRef",
+            Map.of("apiVersion", "gateway.networking.k8s.io/v1", "kind", "HTTPRoute", "name", name),
+            "strategy",
+            Map.of("type", "roundRobin")));
+    return client.genericKubernetesResources(GSLBS).resource(r).create();
+  }
+
+  GenericKubernetesResource getGslb(String namespace, String name) {
+    return client.genericKubernetesResources(GSLBS).inNamespace(namespace).withName(name).get();
+  }
+
+  /** The Events in a namespace ({@code events.k8s.io/v1}). */
+  List<Event> events(String namespace) {
+    return client.events().v1().events().inNamespace(namespace).list().getItems();
+  }
+
+  /** DNSEndpoint writes whose path names this object (namespace and name). */
   List<Write> writesTo(String namespace, String name) {
+    return writesOf(DNS_ENDPOINT_WRITES, namespace, name);
+  }
+
+  /** Writes of one kind ({@link #GSLB_STATUS_WRITES}, ...) to one object. */
+  List<Write> writesOf(String resource, String namespace, String name) {
     return dispatcher.writes.stream()
-        .filter(w -> w.namespace().equals(namespace) && w.name().equals(name))
+        .filter(
+            w ->
+                w.resource().equals(resource)
+                    && w.namespace().equals(namespace)
+                    && (name == null || w.name().equals(name)))
         .toList();
   }
 
   /** Every write to DNSEndpoints. */
   List<Write> writes() {
-    return List.copyOf(dispatcher.writes);
+    return dispatcher.writes.stream()
+        .filter(w -> w.resource().equals(DNS_ENDPOINT_WRITES))
+        .toList();
   }
 
   /**
-   * Before the next PUT of this object reaches the store, replaces the stored object with {@code
-   * edit} applied to the body the writer sent: a concurrent change that makes the writer's
+   * Before the next PUT of this DNSEndpoint reaches the store, replaces the stored object with
+   * {@code edit} applied to the body the writer sent: a concurrent change that makes the writer's
    * resourceVersion stale.
    */
   void beforeNextUpdate(
       String namespace, String name, UnaryOperator<GenericKubernetesResource> edit) {
-    dispatcher.hook.set(new Hook("/namespaces/" + namespace + "/dnsendpoints/" + name, edit));
+    dispatcher.updateHook.set(new Hook("/namespaces/" + namespace + "/dnsendpoints/" + name, edit));
+  }
+
+  /**
+   * Before the next status PUT of this Gslb reaches the store, replaces the stored Gslb, and its
+   * status, with {@code edit} applied to it as stored: a concurrent change (by hand, or by another
+   * writer) that makes the writer's resourceVersion stale.
+   */
+  void beforeNextStatusUpdate(
+      String namespace, String name, UnaryOperator<GenericKubernetesResource> edit) {
+    dispatcher.statusHook.set(
+        new Hook("/namespaces/" + namespace + "/gslbs/" + name + "/status", edit));
   }
 
   @Override
@@ -120,27 +205,43 @@ final class MockKubernetes implements AutoCloseable {
   }
 
   private static RecordedRequest copy(RecordedRequest request, String body) {
+    return request(request.method(), request.getPath(), request, body);
+  }
+
+  private static RecordedRequest request(
+      HttpMethod method, String path, RecordedRequest like, String body) {
     return new RecordedRequest(
-        "HTTP/1.1",
-        request.method(),
-        request.getPath(),
-        request.getHeaders(),
-        new Buffer().writeUtf8(body));
+        "HTTP/1.1", method, path, like.getHeaders(), new Buffer().writeUtf8(body));
+  }
+
+  private static String resourceOf(String bare) {
+    if (bare.contains("/dnsendpoints")) {
+      return DNS_ENDPOINT_WRITES;
+    }
+    if (bare.contains("/apis/k8gb.io/") && bare.contains("/gslbs")) {
+      return bare.endsWith("/status") ? GSLB_STATUS_WRITES : GSLB_WRITES;
+    }
+    if (bare.contains("/apis/events.k8s.io/") && bare.contains("/events")) {
+      return EVENT_WRITES;
+    }
+    return null;
   }
 
   private record Hook(String pathSuffix, UnaryOperator<GenericKubernetesResource> edit) {}
 
   private final class RecordingDispatcher extends KubernetesCrudDispatcher {
     final List<Write> writes = new CopyOnWriteArrayList<>();
-    final AtomicReference<Hook> hook = new AtomicReference<>();
+    final AtomicReference<Hook> updateHook = new AtomicReference<>();
+    final AtomicReference<Hook> statusHook = new AtomicReference<>();
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
       String path = request.getPath();
       String bare = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
       String method = request.getMethod();
+      String resource = resourceOf(bare);
       boolean write =
-          bare.contains("/dnsendpoints")
+          resource != null
               && (method.equals("POST")
                   || method.equals("PUT")
                   || method.equals("PATCH")
@@ -150,33 +251,84 @@ final class MockKubernetes implements AutoCloseable {
       }
       // The body can be read once: keep it and hand the dispatcher fresh copies.
       String body = request.getBody() == null ? "" : request.getUtf8Body();
-      Hook h = hook.get();
-      if (method.equals("PUT")
-          && h != null
-          && bare.endsWith(h.pathSuffix())
-          && hook.compareAndSet(h, null)) {
-        GenericKubernetesResource edited =
-            h.edit()
-                .apply(
-                    client
-                        .getKubernetesSerialization()
-                        .unmarshal(body, GenericKubernetesResource.class));
-        super.dispatch(copy(request, client.getKubernetesSerialization().asJson(edited)));
+      MockResponse response;
+      if (resource.equals(GSLB_STATUS_WRITES) && method.equals("PUT")) {
+        response = statusUpdate(request, bare, body);
+      } else {
+        Hook h = updateHook.get();
+        if (resource.equals(DNS_ENDPOINT_WRITES)
+            && method.equals("PUT")
+            && h != null
+            && bare.endsWith(h.pathSuffix())
+            && updateHook.compareAndSet(h, null)) {
+          store(request, bare, h.edit().apply(unmarshal(body)));
+        }
+        response = super.dispatch(copy(request, body));
       }
-      MockResponse response = super.dispatch(copy(request, body));
       String[] parts = bare.split("/");
       int ns = Arrays.asList(parts).indexOf("namespaces");
       String namespace = ns >= 0 && ns + 1 < parts.length ? parts[ns + 1] : "";
       String name =
           method.equals("POST")
-              ? client
-                  .getKubernetesSerialization()
-                  .unmarshal(body, GenericKubernetesResource.class)
-                  .getMetadata()
-                  .getName()
-              : parts[parts.length - 1];
-      writes.add(new Write(method, namespace, name, response.code(), System.nanoTime()));
+              ? unmarshal(body).getMetadata().getName()
+              : resource.equals(GSLB_STATUS_WRITES)
+                  ? parts[parts.length - 2]
+                  : parts[parts.length - 1];
+      writes.add(new Write(resource, method, namespace, name, response.code(), System.nanoTime()));
       return response;
+    }
+
+    /** A status PUT: run the hook, then refuse a stale resourceVersion as the API server does. */
+    private MockResponse statusUpdate(RecordedRequest request, String bare, String body) {
+      String objectPath = bare.substring(0, bare.length() - "/status".length());
+      Hook h = statusHook.get();
+      if (h != null && bare.endsWith(h.pathSuffix()) && statusHook.compareAndSet(h, null)) {
+        GenericKubernetesResource stored = read(request, objectPath);
+        if (stored != null) {
+          GenericKubernetesResource edited = h.edit().apply(stored);
+          store(request, objectPath, edited);
+          store(request, bare, edited);
+        }
+      }
+      GenericKubernetesResource stored = read(request, objectPath);
+      String sent = unmarshal(body).getMetadata().getResourceVersion();
+      if (stored != null
+          && sent != null
+          && !Objects.equals(sent, stored.getMetadata().getResourceVersion())) {
+        return new MockResponse()
+            .setResponseCode(409)
+            .setBody(
+                client
+                    .getKubernetesSerialization()
+                    .asJson(
+                        new StatusBuilder()
+                            .withStatus("Failure")
+                            .withReason("Conflict")
+                            .withCode(409)
+                            .withMessage(
+                                "Operation cannot be fulfilled on gslbs.k8gb.io \""
+                                    + stored.getMetadata().getName()
+                                    + "\": the object has been modified; please apply your"
+                                    + " changes to the latest version and try again")
+                            .build()));
+      }
+      return super.dispatch(copy(request, body));
+    }
+
+    private GenericKubernetesResource read(RecordedRequest like, String objectPath) {
+      MockResponse current = super.dispatch(request(HttpMethod.GET, objectPath, like, ""));
+      return current.code() == 200 ? unmarshal(current.getBody().readUtf8()) : null;
+    }
+
+    /** Replaces the object stored at {@code path} (unconditionally: no resourceVersion). */
+    private void store(RecordedRequest like, String path, GenericKubernetesResource r) {
+      r.getMetadata().setResourceVersion(null);
+      super.dispatch(
+          request(HttpMethod.PUT, path, like, client.getKubernetesSerialization().asJson(r)));
+    }
+
+    private GenericKubernetesResource unmarshal(String json) {
+      return client.getKubernetesSerialization().unmarshal(json, GenericKubernetesResource.class);
     }
   }
 }

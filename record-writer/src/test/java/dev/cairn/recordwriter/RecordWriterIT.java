@@ -10,9 +10,11 @@ import dev.cairn.commonmodel.decision.DnsRecord;
 import dev.cairn.commonmodel.decision.Explanation;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.recordwriter.MockKubernetes.Write;
+import dev.cairn.recordwriter.reconcile.RecordReconciler;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -279,6 +281,64 @@ class RecordWriterIT {
   }
 
   @Test
+  void showsAConflictOnTheSourceAsAnEventOnceNotAtEveryResync() {
+    api.create(foreign("shown", objectName("web"), "k8s-direct-dns"));
+
+    decisions.send(publish("shown", "web", "192.0.2.1"));
+
+    Event event = awaitEvent("shown", "web");
+    assertThat(event.getType()).isEqualTo("Warning");
+    assertThat(event.getReason()).isEqualTo("RecordConflict");
+    assertThat(event.getRegarding().getKind()).isEqualTo("HTTPRoute");
+    assertThat(event.getRegarding().getApiVersion()).isEqualTo("gateway.networking.k8s.io/v1");
+    assertThat(event.getRegarding().getNamespace()).isEqualTo("shown");
+    assertThat(event.getRegarding().getName()).isEqualTo("web");
+    assertThat(event.getRegarding().getUid()).isEqualTo("uid-web");
+    assertThat(event.getRelated().getKind()).isEqualTo("DNSEndpoint");
+    assertThat(event.getRelated().getName()).isEqualTo(objectName("web"));
+    assertThat(event.getNote())
+        .contains("HTTPRoute/shown/web")
+        .contains("app.kubernetes.io/managed-by=k8s-direct-dns");
+    assertThat(event.getAction()).isEqualTo("PublishDNSEndpoint");
+    assertThat(event.getReportingController()).isEqualTo("cairn.dev/record-writer");
+    assertThat(event.getEventTime()).isNotNull();
+
+    // A full resync plans the conflict again; so does an unrelated change of the decision.
+    writer.bean(RecordReconciler.class).requestResync();
+    decisions.send(
+        publish("shown", "web", "192.0.2.1").withExplanation(Explanation.of("recomputed")));
+    barrier("shown");
+    // Events go out one by one, in order: once a later conflict has its Event, any Event the
+    // resync caused has been sent.
+    api.create(foreign("shown", objectName("fence"), "k8s-direct-dns"));
+    decisions.send(publish("shown", "fence", "192.0.2.1"));
+    awaitEvent("shown", "fence");
+
+    assertThat(eventWritesAbout("shown", "web")).extracting(Write::method).containsExactly("POST");
+    assertThat(api.events("shown"))
+        .filteredOn(e -> "web".equals(e.getRegarding().getName()))
+        .hasSize(1);
+  }
+
+  private Event awaitEvent(String ns, String route) {
+    return await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                api.events(ns).stream()
+                    .filter(e -> route.equals(e.getRegarding().getName()))
+                    .findFirst()
+                    .orElse(null),
+            e -> e != null);
+  }
+
+  private List<Write> eventWritesAbout(String ns, String route) {
+    return api.writesOf(MockKubernetes.EVENT_WRITES, ns, null).stream()
+        .filter(w -> w.name().startsWith(route + "."))
+        .toList();
+  }
+
+  @Test
   void deletesAnOrphanItOwnsOnceTheDecisionsAreRead() {
     awaitGone("orphans", "gone");
 
@@ -341,6 +401,10 @@ class RecordWriterIT {
     HttpResponse<String> explain = writer.get("/api/v1/records/invalid/" + objectName("web"));
     assertThat(explain.body()).contains("records[1].targets[0]").contains("2001:db8::1");
     assertThat(writer.counter("cairn.writer.endpoints.rejected")).isGreaterThanOrEqualTo(1);
+    Event event = awaitEvent("invalid", "web");
+    assertThat(event.getReason()).isEqualTo("InvalidEndpoint");
+    assertThat(event.getRegarding().getUid()).isEqualTo("uid-web");
+    assertThat(event.getNote()).contains("records[1].targets[0]").contains("2001:db8::1");
   }
 
   @Test

@@ -8,8 +8,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * The local stack's default path: a bare CRUD mock where nobody installed the DNSEndpoint CRD, and
- * the writer started with only the master URL, bootstrap servers, port and topic prefix.
+ * The local stack's default path: a bare CRUD mock where nobody installed the DNSEndpoint or Gslb
+ * CRDs, and the writer started with only the master URL, bootstrap servers, port and topic prefix.
  */
 class WithoutCrdIT {
 
@@ -18,12 +18,19 @@ class WithoutCrdIT {
     try (MockKubernetes api = new MockKubernetes(false);
         DecisionProducer decisions =
             new DecisionProducer(EmbeddedBroker.bootstrapServers(), "bare.");
+        GslbStatusProducer statuses =
+            new GslbStatusProducer(EmbeddedBroker.bootstrapServers(), "bare.");
         WriterRun writer = WriterRun.start(api, "bare.")) {
       decisions.send(publish("bare", "web", "192.0.2.1"));
+      String uid = api.createGslb("bare", "gslb").getMetadata().getUid();
+      statuses.send(TestStatuses.healthy("bare", "gslb", uid, "192.0.2.1"));
 
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> api.get("bare", objectName("web")) != null);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> api.getGslb("bare", "gslb").getAdditionalProperties().get("status") != null);
     }
   }
 }

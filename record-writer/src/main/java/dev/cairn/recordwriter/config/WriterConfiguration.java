@@ -3,18 +3,25 @@ package dev.cairn.recordwriter.config;
 import dev.cairn.commonmodel.Topics;
 import dev.cairn.recordwriter.health.DecisionsHealthIndicator;
 import dev.cairn.recordwriter.health.DnsEndpointsHealthIndicator;
+import dev.cairn.recordwriter.health.GslbStatusHealthIndicator;
 import dev.cairn.recordwriter.health.LeadershipHealthIndicator;
 import dev.cairn.recordwriter.kafka.DecisionsFeed;
+import dev.cairn.recordwriter.kafka.GslbStatusFeed;
 import dev.cairn.recordwriter.kube.CrdSchema;
 import dev.cairn.recordwriter.kube.DnsEndpointCache;
 import dev.cairn.recordwriter.kube.DnsEndpointMapper;
 import dev.cairn.recordwriter.kube.DnsEndpointStore;
+import dev.cairn.recordwriter.kube.EventWriter;
 import dev.cairn.recordwriter.kube.FieldManagerInterceptor;
+import dev.cairn.recordwriter.kube.GslbCache;
+import dev.cairn.recordwriter.kube.GslbStore;
 import dev.cairn.recordwriter.kube.WriteRateLimiter;
 import dev.cairn.recordwriter.leader.LeaderElection;
 import dev.cairn.recordwriter.lifecycle.WriterLifecycle;
 import dev.cairn.recordwriter.metrics.WriterMetrics;
 import dev.cairn.recordwriter.plan.RecordPlan;
+import dev.cairn.recordwriter.reconcile.GslbStatusReconciler;
+import dev.cairn.recordwriter.reconcile.GslbStatusReports;
 import dev.cairn.recordwriter.reconcile.RecordReconciler;
 import dev.cairn.recordwriter.reconcile.RecordReports;
 import io.fabric8.kubernetes.client.Config;
@@ -43,6 +50,9 @@ public class WriterConfiguration {
   /** The classpath copy of the DNSEndpoint CRD the writer validates against. */
   public static final String CRD_RESOURCE = "crds/dnsendpoints.externaldns.k8s.io.yaml";
 
+  /** The classpath copy of the Gslb CRD whose status schema the writer validates against. */
+  public static final String GSLB_CRD_RESOURCE = "crds/k8gb.io_gslbs.yaml";
+
   @Bean
   Clock writerClock() {
     return Clock.systemUTC();
@@ -67,6 +77,11 @@ public class WriterConfiguration {
   @Bean
   NewTopic decisionsTopic(WriterProperties properties) {
     return properties.topics().newTopic(Topics.DECISIONS);
+  }
+
+  @Bean
+  NewTopic gslbStatusTopic(WriterProperties properties) {
+    return properties.topics().newTopic(Topics.GSLB_STATUS);
   }
 
   @Bean
@@ -117,6 +132,48 @@ public class WriterConfiguration {
   }
 
   @Bean
+  GslbCache gslbCache() {
+    return new GslbCache();
+  }
+
+  @Bean
+  GslbStore gslbStore(
+      KubernetesClient client, GslbCache cache, WriteRateLimiter limiter, WriterMetrics metrics) {
+    return new GslbStore(
+        client,
+        cache,
+        CrdSchema.load(GSLB_CRD_RESOURCE, GslbStore.CONTEXT.getVersion()),
+        limiter,
+        metrics);
+  }
+
+  @Bean
+  GslbStatusReports gslbStatusReports() {
+    return new GslbStatusReports();
+  }
+
+  @Bean(destroyMethod = "close")
+  EventWriter eventWriter(
+      KubernetesClient client,
+      WriterProperties properties,
+      WriterMetrics metrics,
+      Clock writerClock,
+      LeaderElection election) {
+    WriterProperties.Events events = properties.events();
+    EventWriter writer =
+        new EventWriter(
+            client,
+            new EventWriter.Settings(
+                events.enabled(), events.refreshInterval(), election.identity()),
+            new WriteRateLimiter(events.writesPerSecond(), events.burst()),
+            metrics,
+            writerClock,
+            election::isLeader);
+    metrics.gauge("cairn.writer.events.queued", "Events waiting to be sent", writer::queued);
+    return writer;
+  }
+
+  @Bean
   LeaderElection leaderElection(KubernetesClient client, WriterProperties properties) {
     WriterProperties.LeaderElection le = properties.leaderElection();
     String namespace = le.namespace();
@@ -147,6 +204,7 @@ public class WriterConfiguration {
       DnsEndpointCache cache,
       DnsEndpointMapper mapper,
       RecordReports reports,
+      EventWriter events,
       WriterMetrics metrics,
       Clock writerClock,
       LeaderElection election,
@@ -158,6 +216,7 @@ public class WriterConfiguration {
             cache,
             mapper,
             reports,
+            events::observe,
             metrics,
             writerClock,
             election::isLeader,
@@ -203,12 +262,78 @@ public class WriterConfiguration {
   }
 
   @Bean
+  GslbStatusReconciler gslbStatusReconciler(
+      GslbStore store,
+      GslbCache cache,
+      GslbStatusReports reports,
+      EventWriter events,
+      WriterMetrics metrics,
+      Clock writerClock,
+      LeaderElection election,
+      WriterProperties properties) {
+    GslbStatusReconciler reconciler =
+        new GslbStatusReconciler(
+            store,
+            cache,
+            reports,
+            events::observe,
+            metrics,
+            writerClock,
+            election::isLeader,
+            properties.resyncPeriod());
+    election.addListener(reconciler::onLeadership);
+    metrics.gauge(
+        "cairn.writer.gslb.status.pending",
+        "Gslb statuses waiting to be planned",
+        reconciler::pending);
+    metrics.gauge("cairn.writer.gslbs", "Gslbs seen in the cluster", cache::size);
+    return reconciler;
+  }
+
+  @Bean
+  GslbStatusFeed gslbStatusFeed(
+      KafkaConnectionDetails connection,
+      KafkaProperties kafka,
+      WriterProperties properties,
+      GslbStatusReconciler reconciler,
+      LeaderElection election,
+      WriterMetrics metrics) {
+    Map<String, Object> config = new HashMap<>(kafka.buildConsumerProperties());
+    config.remove(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
+    config.put(
+        ConsumerConfig.CLIENT_ID_CONFIG, "cairn-record-writer-status-" + election.identity());
+    GslbStatusFeed feed =
+        new GslbStatusFeed(
+            String.join(",", connection.getConsumer().getBootstrapServers()),
+            config,
+            properties.topics().name(Topics.GSLB_STATUS),
+            reconciler);
+    metrics.gauge(
+        "cairn.writer.gslb.status.caught.up",
+        "1 once the Gslb status topic has been read to its end",
+        () -> feed.caughtUp() ? 1 : 0);
+    metrics.gauge("cairn.writer.gslb.statuses", "Desired Gslb statuses known", feed::size);
+    return feed;
+  }
+
+  @Bean
   WriterLifecycle writerLifecycle(
       DnsEndpointStore store,
       RecordReconciler reconciler,
       DecisionsFeed feed,
+      GslbStore gslbStore,
+      GslbStatusReconciler statusReconciler,
+      GslbStatusFeed statusFeed,
+      EventWriter events,
       LeaderElection election) {
-    return new WriterLifecycle(store, reconciler, feed, election);
+    return new WriterLifecycle(
+        store, reconciler, feed, gslbStore, statusReconciler, statusFeed, events, election);
+  }
+
+  @Bean
+  GslbStatusHealthIndicator gslbStatusHealthIndicator(
+      GslbStatusFeed feed, GslbStore store, GslbStatusReports reports) {
+    return new GslbStatusHealthIndicator(feed, store, reports);
   }
 
   @Bean

@@ -16,8 +16,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     deletes them at once. A decision's {@code gracePeriodSeconds} overrides it
  * @param resyncPeriod how often everything Cairn owns is listed and converged
  * @param leaderElection the Lease that makes one instance the writer
- * @param rateLimit the token bucket every API write goes through
+ * @param rateLimit the token bucket every DNSEndpoint and Gslb status write goes through
  * @param fieldManager the field manager named in {@code managedFields} of the objects written
+ * @param events the Kubernetes Events recorded on source objects (conflicts, rejected endpoints,
+ *     Gslb problems)
  */
 @ConfigurationProperties(prefix = "writer")
 public record WriterProperties(
@@ -27,7 +29,8 @@ public record WriterProperties(
     @DefaultValue("10m") Duration resyncPeriod,
     @DefaultValue LeaderElection leaderElection,
     @DefaultValue RateLimit rateLimit,
-    @DefaultValue("cairn-record-writer") String fieldManager) {
+    @DefaultValue("cairn-record-writer") String fieldManager,
+    @DefaultValue Events events) {
 
   public WriterProperties {
     if (resyncPeriod == null || resyncPeriod.isZero() || resyncPeriod.isNegative()) {
@@ -99,7 +102,41 @@ public record WriterProperties(
   }
 
   /**
-   * The token bucket of API writes.
+   * Kubernetes Events ({@code events.k8s.io/v1}, type Warning) on the source HTTPRoute or Gslb, so
+   * {@code kubectl describe} shows conflicts and rejected input. Each condition is recorded once;
+   * one that persists is recorded again (its count bumped) after {@code refreshInterval}, which
+   * keeps it visible past the API server's event TTL (one hour by default).
+   *
+   * @param enabled false records no Events
+   * @param refreshInterval how long a recorded condition counts as recorded
+   * @param writesPerSecond the sustained rate of Event writes (their own bucket, apart from record
+   *     and status writes)
+   * @param burst how many Event writes may go at once after a quiet period
+   */
+  public record Events(
+      @DefaultValue("true") boolean enabled,
+      @DefaultValue("30m") Duration refreshInterval,
+      @DefaultValue("5") double writesPerSecond,
+      @DefaultValue("25") int burst) {
+
+    public Events {
+      if (refreshInterval == null || refreshInterval.isZero() || refreshInterval.isNegative()) {
+        throw new IllegalArgumentException(
+            "writer.events.refresh-interval must be positive, got " + refreshInterval);
+      }
+      if (!(writesPerSecond > 0)) {
+        throw new IllegalArgumentException(
+            "writer.events.writes-per-second must be positive, got " + writesPerSecond);
+      }
+      if (burst < 1) {
+        throw new IllegalArgumentException("writer.events.burst must be at least 1, got " + burst);
+      }
+    }
+  }
+
+  /**
+   * The token bucket of API writes (DNSEndpoint creates, updates and deletes, and Gslb status
+   * writes).
    *
    * @param writesPerSecond the sustained rate of creates, updates and deletes
    * @param burst how many writes may go at once after a quiet period

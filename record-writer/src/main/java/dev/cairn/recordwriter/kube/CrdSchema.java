@@ -96,6 +96,25 @@ public final class CrdSchema {
     return problems;
   }
 
+  /**
+   * Checks one top-level field of an object (e.g. {@code status}, written through its subresource)
+   * in its JSON form against the schema of that field.
+   *
+   * @return every violation, each naming the field path from the object's root
+   * @throws IllegalArgumentException when the schema declares no such field
+   */
+  @SuppressWarnings("unchecked")
+  public List<Problem> validateField(String field, Object value) {
+    Object properties = root.get("properties");
+    Object sub = properties instanceof Map<?, ?> p ? p.get(field) : null;
+    if (!(sub instanceof Map<?, ?> subSchema)) {
+      throw new IllegalArgumentException(description + " declares no field " + field);
+    }
+    List<Problem> problems = new ArrayList<>();
+    check((Map<String, Object>) subSchema, value, field, problems, false);
+    return problems;
+  }
+
   @SuppressWarnings("unchecked")
   private void check(
       Map<String, Object> schema, Object value, String path, List<Problem> out, boolean isRoot) {

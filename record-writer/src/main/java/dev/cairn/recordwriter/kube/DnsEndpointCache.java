@@ -165,15 +165,6 @@ public final class DnsEndpointCache {
   }
 
   private static long version(String resourceVersion) {
-    if (resourceVersion == null || resourceVersion.isEmpty() || resourceVersion.length() > 18) {
-      return -1;
-    }
-    for (int i = 0; i < resourceVersion.length(); i++) {
-      char c = resourceVersion.charAt(i);
-      if (c < '0' || c > '9') {
-        return -1;
-      }
-    }
-    return Long.parseLong(resourceVersion);
+    return ResourceVersion.order(resourceVersion);
   }
 }

@@ -186,7 +186,7 @@ public final class DnsEndpointStore {
     if (body != null) {
       List<Problem> problems = schema.validate(mapper.toJsonMap(body));
       if (!problems.isEmpty()) {
-        metrics.schemaRejected();
+        metrics.schemaRejected("DNSEndpoint");
         return WriteResult.of(
             WriteResult.Status.INVALID,
             "not sent: violates the " + schema.description() + " schema: " + problems);
@@ -209,7 +209,7 @@ public final class DnsEndpointStore {
     } catch (KubernetesClientException e) {
       result = failed(change, e);
     }
-    metrics.write(operation, resultTag(result), Duration.ofNanos(System.nanoTime() - start));
+    metrics.write(operation, result.tag(), Duration.ofNanos(System.nanoTime() - start));
     return result;
   }
 
@@ -286,16 +286,5 @@ public final class DnsEndpointStore {
       return "create";
     }
     return change instanceof Update ? "update" : "delete";
-  }
-
-  private static String resultTag(WriteResult r) {
-    return switch (r.status()) {
-      case DONE -> "ok";
-      case CONFLICT -> "conflict";
-      case GONE -> "not_found";
-      case INVALID -> "invalid";
-      case FAILED -> "error";
-      case SKIPPED -> "skipped";
-    };
   }
 }

@@ -34,6 +34,18 @@ public record WriteResult(Status status, String detail) {
     Objects.requireNonNull(detail, "detail");
   }
 
+  /** The result as a metric tag: ok, conflict, not_found, invalid, error or skipped. */
+  public String tag() {
+    return switch (status) {
+      case DONE -> "ok";
+      case CONFLICT -> "conflict";
+      case GONE -> "not_found";
+      case INVALID -> "invalid";
+      case FAILED -> "error";
+      case SKIPPED -> "skipped";
+    };
+  }
+
   static WriteResult of(Status status, String detail) {
     return new WriteResult(status, detail);
   }

@@ -1,8 +1,12 @@
 package dev.cairn.recordwriter.lifecycle;
 
 import dev.cairn.recordwriter.kafka.DecisionsFeed;
+import dev.cairn.recordwriter.kafka.GslbStatusFeed;
 import dev.cairn.recordwriter.kube.DnsEndpointStore;
+import dev.cairn.recordwriter.kube.EventWriter;
+import dev.cairn.recordwriter.kube.GslbStore;
 import dev.cairn.recordwriter.leader.LeaderElection;
+import dev.cairn.recordwriter.reconcile.GslbStatusReconciler;
 import dev.cairn.recordwriter.reconcile.RecordReconciler;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -14,10 +18,11 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Starts and stops the writer's moving parts in order. Start: check that the API serves
- * DNSEndpoints (a missing CRD stops the service), start the reconciler, the informer on owned
- * objects, the decisions reader and the leader election. Stop (SIGTERM closes the Spring context):
- * lameduck, so the write in flight completes and nothing further is sent; then the lease is given
- * up, and the reader and informer are closed.
+ * DNSEndpoints (a missing CRD stops the service), start the reconcilers, the informers on owned
+ * DNSEndpoints and on Gslbs (when served), the decisions and Gslb status readers and the leader
+ * election. Stop (SIGTERM closes the Spring context): lameduck, so the writes in flight complete
+ * and nothing further is sent (Events still queued are dropped); then the lease is given up, and
+ * the readers and informers are closed.
  */
 public final class WriterLifecycle implements SmartLifecycle {
 
@@ -27,6 +32,10 @@ public final class WriterLifecycle implements SmartLifecycle {
   private final DnsEndpointStore store;
   private final RecordReconciler reconciler;
   private final DecisionsFeed feed;
+  private final GslbStore gslbStore;
+  private final GslbStatusReconciler statusReconciler;
+  private final GslbStatusFeed statusFeed;
+  private final EventWriter events;
   private final LeaderElection election;
   private volatile SharedIndexInformer<GenericKubernetesResource> informer;
   private volatile boolean running;
@@ -36,10 +45,18 @@ public final class WriterLifecycle implements SmartLifecycle {
       DnsEndpointStore store,
       RecordReconciler reconciler,
       DecisionsFeed feed,
+      GslbStore gslbStore,
+      GslbStatusReconciler statusReconciler,
+      GslbStatusFeed statusFeed,
+      EventWriter events,
       LeaderElection election) {
     this.store = store;
     this.reconciler = reconciler;
     this.feed = feed;
+    this.gslbStore = gslbStore;
+    this.statusReconciler = statusReconciler;
+    this.statusFeed = statusFeed;
+    this.events = events;
     this.election = election;
   }
 
@@ -62,12 +79,16 @@ public final class WriterLifecycle implements SmartLifecycle {
           .log("could not check the DNSEndpoint API; starting anyway, the informer retries");
     }
     reconciler.start();
+    statusReconciler.start();
     informer = store.inform(reconciler::onObjectChanged);
+    gslbStore.startInformer(statusReconciler::onGslbChanged);
     feed.start();
+    statusFeed.start();
     election.start();
     running = true;
     log.atInfo()
         .addKeyValue("topic", feed.topic())
+        .addKeyValue("statusTopic", statusFeed.topic())
         .addKeyValue("identity", election.identity())
         .log("record-writer started");
   }
@@ -79,11 +100,15 @@ public final class WriterLifecycle implements SmartLifecycle {
     }
     running = false;
     reconciler.stop(LAMEDUCK_TIMEOUT);
+    statusReconciler.stop(LAMEDUCK_TIMEOUT);
+    events.close();
     election.stop();
     feed.close();
+    statusFeed.close();
     if (informer != null) {
       informer.close();
     }
+    gslbStore.close();
     log.atInfo().log("record-writer stopped; the lease is released");
   }
 

@@ -49,10 +49,62 @@ public final class WriterMetrics {
     }
   }
 
-  /** A write that was not sent because the object failed the CRD schema check. */
-  public void schemaRejected() {
+  /**
+   * A write that was not sent because the object failed the CRD schema check.
+   *
+   * @param kind {@code DNSEndpoint} or {@code Gslb} (a status)
+   */
+  public void schemaRejected(String kind) {
     Counter.builder("cairn.writer.schema.rejected")
-        .description("DNSEndpoints not sent because they violate the CRD schema")
+        .description("Writes not sent because they violate the CRD schema, by kind")
+        .tag("kind", kind)
+        .register(registry)
+        .increment();
+  }
+
+  /**
+   * One Gslb status write and its result.
+   *
+   * @param result {@code ok}, {@code conflict}, {@code not_found}, {@code invalid}, {@code error},
+   *     {@code skipped}
+   * @param latency how long the call took
+   */
+  public void statusWrite(String result, Duration latency) {
+    Counter.builder("cairn.writer.gslb.status.writes")
+        .description("Gslb status writes sent to the status subresource, by result")
+        .tag("result", result)
+        .register(registry)
+        .increment();
+    Timer.builder("cairn.writer.gslb.status.write.latency")
+        .description("Latency of Gslb status writes")
+        .register(registry)
+        .record(latency);
+  }
+
+  /**
+   * A Gslb status newly skipped ({@code uid_mismatch}, {@code missing_gslb}, {@code invalid}).
+   * Counted when a status starts being skipped for that reason, not at every resync.
+   */
+  public void statusSkipped(String reason) {
+    Counter.builder("cairn.writer.gslb.status.skipped")
+        .description("Gslb statuses not written: uid mismatch, missing Gslb or invalid")
+        .tag("reason", reason.toLowerCase(Locale.ROOT))
+        .register(registry)
+        .increment();
+  }
+
+  /**
+   * A Kubernetes Event on a source object.
+   *
+   * @param reason {@code RecordConflict}, {@code InvalidEndpoint}, {@code InvalidSpec}
+   * @param result {@code created}, {@code refreshed} (an existing Event's count bumped), {@code
+   *     failed}, {@code dropped} (the send queue was full)
+   */
+  public void event(String reason, String result) {
+    Counter.builder("cairn.writer.events")
+        .description("Kubernetes Events recorded on source objects, by reason and result")
+        .tag("reason", reason)
+        .tag("result", result)
         .register(registry)
         .increment();
   }

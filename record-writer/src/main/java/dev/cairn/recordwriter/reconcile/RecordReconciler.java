@@ -7,6 +7,8 @@ import dev.cairn.recordwriter.kube.DnsEndpointMapper;
 import dev.cairn.recordwriter.kube.DnsEndpointStore;
 import dev.cairn.recordwriter.kube.WriteResult;
 import dev.cairn.recordwriter.metrics.WriterMetrics;
+import dev.cairn.recordwriter.notice.Notice;
+import dev.cairn.recordwriter.notice.Notices;
 import dev.cairn.recordwriter.plan.Changes.Change;
 import dev.cairn.recordwriter.plan.Conflict;
 import dev.cairn.recordwriter.plan.CurrentRecord;
@@ -37,6 +39,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +62,8 @@ import org.slf4j.LoggerFactory;
  *       again and the name is planned again (with backoff if it keeps happening); the same write is
  *       never resent blindly.
  *   <li>Objects kept for a grace period get a timer at the expiry that marks them dirty.
+ *   <li>Every plan passes its conflicts and rejected endpoints on as {@link Notice notices}, to be
+ *       shown on the source as Events; the receiver records each condition once.
  * </ul>
  */
 public final class RecordReconciler {
@@ -85,8 +90,6 @@ public final class RecordReconciler {
 
   private record Wake() implements Signal {}
 
-  private record Backoff(int attempts, Instant notBefore) {}
-
   private record Timer(Instant at, ScheduledFuture<?> future) {}
 
   private final RecordPlan planner;
@@ -94,6 +97,7 @@ public final class RecordReconciler {
   private final DnsEndpointCache cache;
   private final DnsEndpointMapper mapper;
   private final RecordReports reports;
+  private final Consumer<Notice> notices;
   private final WriterMetrics metrics;
   private final Clock clock;
   private final BooleanSupplier leader;
@@ -117,6 +121,8 @@ public final class RecordReconciler {
   /**
    * A reconciler; {@link #start()} starts its thread.
    *
+   * @param notices told every condition to show on a source (conflicts, rejected endpoints) at
+   *     every plan; it records each once
    * @param leader whether this instance may write now
    * @param resyncPeriod the period of full resyncs
    */
@@ -126,6 +132,7 @@ public final class RecordReconciler {
       DnsEndpointCache cache,
       DnsEndpointMapper mapper,
       RecordReports reports,
+      Consumer<Notice> notices,
       WriterMetrics metrics,
       Clock clock,
       BooleanSupplier leader,
@@ -135,6 +142,7 @@ public final class RecordReconciler {
     this.cache = cache;
     this.mapper = mapper;
     this.reports = reports;
+    this.notices = notices;
     this.metrics = metrics;
     this.clock = clock;
     this.leader = leader;
@@ -379,7 +387,8 @@ public final class RecordReconciler {
 
   private void failed(ObjectKey key, RuntimeException e) {
     Backoff b =
-        next(backoff.get(key), ERROR_BACKOFF_BASE, ERROR_BACKOFF_MAX, clock.instant(), false);
+        Backoff.next(
+            backoff.get(key), ERROR_BACKOFF_BASE, ERROR_BACKOFF_MAX, clock.instant(), false);
     backoff.put(key, b);
     dirty.add(key);
     log.atError()
@@ -444,6 +453,7 @@ public final class RecordReconciler {
     for (Outcome o : plan.outcomes().values()) {
       RecordReport before = reports.previous(o.key());
       reportNews(o, before);
+      Notices.ofOutcome(o, decisions::get).forEach(notices);
       reports.planned(o, now);
       if (o.state() == Outcome.State.IN_GRACE && o.grace() != null) {
         scheduleGraceTimer(o.key(), o.grace().expiresAt(), now);
@@ -572,7 +582,8 @@ public final class RecordReconciler {
         }
       }
       case CONFLICT -> {
-        Backoff b = next(backoff.get(key), CONFLICT_BACKOFF_BASE, CONFLICT_BACKOFF_MAX, now, true);
+        Backoff b =
+            Backoff.next(backoff.get(key), CONFLICT_BACKOFF_BASE, CONFLICT_BACKOFF_MAX, now, true);
         backoff.put(key, b);
         dirty.add(key);
         log.atInfo()
@@ -589,7 +600,8 @@ public final class RecordReconciler {
             .log("write of DNSEndpoint {} refused as invalid: {}", key, result.detail());
       }
       case FAILED -> {
-        Backoff b = next(backoff.get(key), ERROR_BACKOFF_BASE, ERROR_BACKOFF_MAX, now, false);
+        Backoff b =
+            Backoff.next(backoff.get(key), ERROR_BACKOFF_BASE, ERROR_BACKOFF_MAX, now, false);
         backoff.put(key, b);
         dirty.add(key);
         log.atWarn()
@@ -600,21 +612,5 @@ public final class RecordReconciler {
       }
       case SKIPPED -> dirty.add(key);
     }
-  }
-
-  private static Backoff next(
-      Backoff previous, Duration base, Duration max, Instant now, boolean firstIsImmediate) {
-    int attempts = previous == null ? 1 : previous.attempts() + 1;
-    int exponent = firstIsImmediate ? attempts - 2 : attempts - 1;
-    Duration delay;
-    if (exponent < 0) {
-      delay = Duration.ZERO;
-    } else {
-      delay = base.multipliedBy(1L << Math.min(exponent, 20));
-      if (delay.compareTo(max) > 0) {
-        delay = max;
-      }
-    }
-    return new Backoff(attempts, now.plus(delay));
   }
 }

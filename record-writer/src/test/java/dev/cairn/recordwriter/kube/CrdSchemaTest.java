@@ -133,4 +133,44 @@ class CrdSchemaTest {
     assertThatThrownBy(() -> CrdSchema.load("crds/dnsendpoints.externaldns.k8s.io.yaml", "v9"))
         .hasMessageContaining("no version v9");
   }
+
+  @Test
+  void checksAGslbStatusAgainstTheStatusSchema() {
+    CrdSchema gslb = CrdSchema.load("crds/k8gb.io_gslbs.yaml", "v1beta1");
+    Map<String, Object> status = new LinkedHashMap<>();
+    status.put("geoTag", "eu");
+    status.put("serviceHealth", Map.of("web.example.com", "Healthy"));
+    status.put("healthyRecords", Map.of("web.example.com", List.of("192.0.2.1")));
+    status.put("hosts", "web.example.com");
+    status.put("loadBalancer", Map.of("exposedIps", List.of("192.0.2.1")));
+    status.put(
+        "servers",
+        List.of(
+            Map.of(
+                "host",
+                "web.example.com",
+                "services",
+                List.of(Map.of("namespace", "shop", "name", "web")))));
+
+    assertThat(gslb.description()).isEqualTo("k8gb.io/v1beta1 Gslb");
+    assertThat(gslb.validateField("status", status)).isEmpty();
+
+    status.remove("serviceHealth");
+    status.put("problems", List.of("spec.strategy.type: unknown"));
+    status.put(
+        "servers",
+        List.of(Map.of("host", "web.example.com", "services", List.of(Map.of("name", "web")))));
+    assertThat(gslb.validateField("status", status))
+        .extracting(Problem::field)
+        .containsExactlyInAnyOrder(
+            "status.serviceHealth", "status.problems", "status.servers[0].services[0].namespace");
+  }
+
+  @Test
+  void refusesToCheckAFieldTheSchemaDoesNotDeclare() {
+    CrdSchema gslb = CrdSchema.load("crds/k8gb.io_gslbs.yaml", "v1beta1");
+
+    assertThatThrownBy(() -> gslb.validateField("conditions", Map.of()))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
 }

@@ -1,0 +1,287 @@
+package dev.cairn.recordwriter.kube;
+
+import dev.cairn.commonmodel.validation.Problem;
+import dev.cairn.recordwriter.metrics.WriterMetrics;
+import dev.cairn.recordwriter.plan.ObjectKey;
+import dev.cairn.recordwriter.status.LiveGslb;
+import dev.cairn.recordwriter.status.StatusPlan;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Gslb API adapter: an informer on the Gslbs of all namespaces (read only), reads by name, and
+ * status writes through the status subresource ({@code PUT .../gslbs/<name>/status}). A status
+ * write is checked against the status schema of the CRD, waits for a token of the shared write rate
+ * limit, is sent only while {@code mayWrite} holds, and carries the resourceVersion it was planned
+ * from, so a concurrent change makes it fail with 409 instead of overwriting it; the object is then
+ * read again and the caller plans again. Gslbs themselves are never created, updated or deleted.
+ *
+ * <p>Gslb support is optional: when the API server does not serve {@code k8gb.io/v1beta1 gslbs}
+ * (the k8gb CRD is not installed) nothing is watched, every status is skipped as naming a missing
+ * Gslb, and {@link #startInformer} is tried again at the next resync.
+ */
+public final class GslbStore {
+
+  /** {@code k8gb.io/v1beta1} {@code gslbs}, namespaced. */
+  public static final ResourceDefinitionContext CONTEXT =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("k8gb.io")
+          .withVersion("v1beta1")
+          .withPlural("gslbs")
+          .withKind("Gslb")
+          .withNamespaced(true)
+          .build();
+
+  private static final Logger log = LoggerFactory.getLogger(GslbStore.class);
+
+  private final KubernetesClient client;
+  private final GslbCache cache;
+  private final CrdSchema schema;
+  private final WriteRateLimiter limiter;
+  private final WriterMetrics metrics;
+  private volatile SharedIndexInformer<GenericKubernetesResource> informer;
+  private volatile boolean served = true;
+
+  /** A store reading and writing through this client. */
+  public GslbStore(
+      KubernetesClient client,
+      GslbCache cache,
+      CrdSchema schema,
+      WriteRateLimiter limiter,
+      WriterMetrics metrics) {
+    this.client = client;
+    this.cache = cache;
+    this.schema = schema;
+    this.limiter = limiter;
+    this.metrics = metrics;
+  }
+
+  private MixedOperation<
+          GenericKubernetesResource,
+          GenericKubernetesResourceList,
+          Resource<GenericKubernetesResource>>
+      resources() {
+    return client.genericKubernetesResources(CONTEXT);
+  }
+
+  /**
+   * Starts the informer on all Gslbs unless it runs already; every event updates the cache and is
+   * passed on so the Gslb's status is planned again (a manual status edit is repaired, a Gslb
+   * created after its status gets it).
+   *
+   * @return true when the informer runs; false when the API does not serve Gslbs (logged once; try
+   *     again later)
+   */
+  public synchronized boolean startInformer(Consumer<ObjectKey> changed) {
+    if (informer != null) {
+      return true;
+    }
+    try {
+      resources().inAnyNamespace().list(new ListOptionsBuilder().withLimit(1L).build());
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        if (served) {
+          log.atInfo().log(
+              "the API server does not serve k8gb.io/v1beta1 gslbs (the Gslb CRD is not"
+                  + " installed); Gslb statuses are skipped, checked again at every resync");
+        }
+        served = false;
+        return false;
+      }
+      log.atWarn()
+          .addKeyValue("error", e.getMessage())
+          .log("could not check the Gslb API; starting the informer anyway, it retries");
+    }
+    served = true;
+    SharedIndexInformer<GenericKubernetesResource> i =
+        resources().inAnyNamespace().runnableInformer(0);
+    i.addEventHandler(
+        new ResourceEventHandler<GenericKubernetesResource>() {
+          @Override
+          public void onAdd(GenericKubernetesResource r) {
+            cache.observe(r);
+            changed.accept(GslbCache.keyOf(r));
+          }
+
+          @Override
+          public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource r) {
+            cache.observe(r);
+            changed.accept(GslbCache.keyOf(r));
+          }
+
+          @Override
+          public void onDelete(GenericKubernetesResource r, boolean finalStateUnknown) {
+            cache.forget(GslbCache.keyOf(r), r.getMetadata().getResourceVersion());
+            changed.accept(GslbCache.keyOf(r));
+          }
+        });
+    i.start();
+    informer = i;
+    return true;
+  }
+
+  /** False after the API answered 404 for Gslbs (the CRD is not installed). */
+  public boolean served() {
+    return served;
+  }
+
+  /** True while the informer on Gslbs is watching. */
+  public boolean watching() {
+    SharedIndexInformer<GenericKubernetesResource> i = informer;
+    return i != null && i.isWatching();
+  }
+
+  /** True once the informer has listed the Gslbs. */
+  public boolean synced() {
+    SharedIndexInformer<GenericKubernetesResource> i = informer;
+    return i != null && i.hasSynced();
+  }
+
+  /** Stops the informer. */
+  public synchronized void close() {
+    if (informer != null) {
+      informer.close();
+      informer = null;
+    }
+  }
+
+  /**
+   * Reads one Gslb into the cache.
+   *
+   * @return the object, or empty when it does not exist
+   * @throws KubernetesClientException when the read fails
+   */
+  public Optional<GenericKubernetesResource> read(ObjectKey key) {
+    GenericKubernetesResource r =
+        resources().inNamespace(key.namespace()).withName(key.name()).get();
+    if (r == null) {
+      cache.forget(key, null);
+      return Optional.empty();
+    }
+    cache.observe(r);
+    return Optional.of(r);
+  }
+
+  /** A Gslb reduced to what the status plan compares. */
+  public static LiveGslb live(GenericKubernetesResource r) {
+    return new LiveGslb(
+        GslbCache.keyOf(r),
+        r.getMetadata().getUid(),
+        r.getMetadata().getResourceVersion(),
+        r.getAdditionalProperties().get("status"));
+  }
+
+  /**
+   * Writes one planned status.
+   *
+   * @param plan a {@link StatusPlan.Action#WRITE} plan
+   * @param base the object as read when planning
+   * @param mayWrite checked after the rate-limit wait, right before the call
+   */
+  public WriteResult writeStatus(
+      StatusPlan plan, GenericKubernetesResource base, BooleanSupplier mayWrite) {
+    if (plan.action() != StatusPlan.Action.WRITE) {
+      throw new IllegalArgumentException("not a status write: " + plan.action());
+    }
+    List<Problem> problems = schema.validateField("status", plan.status());
+    if (!problems.isEmpty()) {
+      metrics.schemaRejected("Gslb");
+      return WriteResult.of(
+          WriteResult.Status.INVALID,
+          "not sent: violates the " + schema.description() + " status schema: " + problems);
+    }
+    try {
+      limiter.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return WriteResult.of(WriteResult.Status.SKIPPED, "interrupted while rate-limited");
+    }
+    if (!mayWrite.getAsBoolean()) {
+      return WriteResult.of(WriteResult.Status.SKIPPED, "not the leader, or shutting down");
+    }
+    long start = System.nanoTime();
+    WriteResult result;
+    try {
+      GenericKubernetesResource written =
+          resources()
+              .inNamespace(plan.key().namespace())
+              .resource(withStatus(base, plan))
+              .updateStatus();
+      cache.observe(written);
+      result = WriteResult.of(WriteResult.Status.DONE, "status written");
+    } catch (KubernetesClientException e) {
+      result = failed(plan.key(), e);
+    }
+    metrics.statusWrite(result.tag(), Duration.ofNanos(System.nanoTime() - start));
+    return result;
+  }
+
+  private static GenericKubernetesResource withStatus(
+      GenericKubernetesResource base, StatusPlan plan) {
+    GenericKubernetesResource body = new GenericKubernetesResource();
+    body.setApiVersion(base.getApiVersion());
+    body.setKind(base.getKind());
+    body.setMetadata(
+        new ObjectMetaBuilder(base.getMetadata()).withResourceVersion(plan.version()).build());
+    Map<String, Object> rest = new HashMap<>(base.getAdditionalProperties());
+    rest.put("status", plan.status());
+    body.setAdditionalProperties(rest);
+    return body;
+  }
+
+  private WriteResult failed(ObjectKey key, KubernetesClientException e) {
+    int code = e.getCode();
+    if (code == 409) {
+      try {
+        Optional<GenericKubernetesResource> now = read(key);
+        return WriteResult.of(
+            WriteResult.Status.CONFLICT,
+            "the Gslb changed since it was read; read again"
+                + now.map(r -> " at resourceVersion " + r.getMetadata().getResourceVersion())
+                    .orElse(" (now gone)"));
+      } catch (KubernetesClientException readFailure) {
+        log.atWarn()
+            .addKeyValue("gslb", key)
+            .addKeyValue("error", readFailure.getMessage())
+            .log("could not read a Gslb again after a conflict");
+        return WriteResult.of(WriteResult.Status.FAILED, "conflict, and the re-read failed");
+      }
+    }
+    if (code == 404) {
+      cache.forget(key, null);
+      return WriteResult.of(WriteResult.Status.GONE, "the Gslb no longer exists");
+    }
+    if (code == 422 || code == 400) {
+      return WriteResult.of(
+          WriteResult.Status.INVALID, "refused by the API server (" + code + "): " + message(e));
+    }
+    return WriteResult.of(
+        WriteResult.Status.FAILED,
+        (code > 0 ? "API error " + code + ": " : "API call failed: ") + message(e));
+  }
+
+  private static String message(KubernetesClientException e) {
+    if (e.getStatus() != null && e.getStatus().getMessage() != null) {
+      return e.getStatus().getMessage();
+    }
+    return e.getMessage();
+  }
+}

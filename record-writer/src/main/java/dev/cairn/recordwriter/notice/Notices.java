@@ -1,0 +1,137 @@
+package dev.cairn.recordwriter.notice;
+
+import dev.cairn.commonmodel.ObjectRef;
+import dev.cairn.commonmodel.decision.GslbStatus;
+import dev.cairn.commonmodel.decision.TargetDecision;
+import dev.cairn.commonmodel.validation.Problem;
+import dev.cairn.recordwriter.notice.Notice.Reason;
+import dev.cairn.recordwriter.notice.Notice.Subject;
+import dev.cairn.recordwriter.plan.Conflict;
+import dev.cairn.recordwriter.plan.ObjectKey;
+import dev.cairn.recordwriter.plan.Outcome;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The notices a plan outcome or a Gslb status calls for. Shown on the source because the source's
+ * own status is not Cairn's to write: a Gateway API route's {@code status.parents} belongs to the
+ * gateway controllers, and the Gslb status schema has no conditions.
+ *
+ * <ul>
+ *   <li>{@link Reason#RECORD_CONFLICT} on every source whose claim on a DNSEndpoint was refused
+ *       (held by a foreign owner or another Cairn source), naming both owners; related to the
+ *       DNSEndpoint. A claim pending the initial read of the decisions is not a conflict yet.
+ *   <li>{@link Reason#INVALID_ENDPOINT} on the source whose decided records were rejected, naming
+ *       each record, field and reason.
+ *   <li>{@link Reason#INVALID_SPEC} on a Gslb whose status the engine decided with problems.
+ * </ul>
+ */
+public final class Notices {
+
+  /** The Event action of notices about DNSEndpoints. */
+  public static final String PUBLISH = "PublishDNSEndpoint";
+
+  /** The Event action of notices about Gslb statuses. */
+  public static final String WRITE_STATUS = "WriteGslbStatus";
+
+  /** The apiVersion of the Gslb CRD. */
+  public static final String GSLB_API_VERSION = "k8gb.io/v1beta1";
+
+  private static final String DNS_ENDPOINT_API_VERSION = "externaldns.k8s.io/v1alpha1";
+
+  private Notices() {}
+
+  /**
+   * The notices of one DNSEndpoint plan outcome.
+   *
+   * @param outcome what the plan concluded
+   * @param decisions the current decision of a source key, or {@code null}; a source without a
+   *     decision gets no notice (it no longer claims anything)
+   */
+  public static List<Notice> ofOutcome(
+      Outcome outcome, Function<String, TargetDecision> decisions) {
+    List<Notice> notices = new ArrayList<>();
+    Subject record = dnsEndpoint(outcome.key());
+    for (Conflict c : outcome.conflicts()) {
+      if (c.kind() == Conflict.Kind.PENDING_SYNC) {
+        continue;
+      }
+      TargetDecision claimant = decisions.apply(c.claimant());
+      if (claimant != null) {
+        notices.add(
+            new Notice(source(claimant), record, Reason.RECORD_CONFLICT, PUBLISH, c.describe()));
+      }
+    }
+    if (!outcome.rejected().isEmpty() && outcome.source() != null) {
+      TargetDecision source = decisions.apply(outcome.source());
+      if (source != null) {
+        String problems =
+            outcome.rejected().stream().map(Problem::toString).collect(Collectors.joining("; "));
+        String consequence =
+            outcome.state() == Outcome.State.INVALID
+                ? outcome.detail()
+                : "the valid records are published";
+        notices.add(
+            new Notice(
+                source(source),
+                record,
+                Reason.INVALID_ENDPOINT,
+                PUBLISH,
+                "DNSEndpoint "
+                    + outcome.key()
+                    + ": "
+                    + outcome.rejected().size()
+                    + (outcome.rejected().size() == 1 ? " record" : " records")
+                    + " rejected ("
+                    + problems
+                    + "); "
+                    + consequence));
+      }
+    }
+    return notices;
+  }
+
+  /**
+   * The notice of a Gslb status the engine decided with problems, or empty when it has none.
+   *
+   * @param status the desired status
+   * @param liveUid the uid of the Gslb as it exists, or {@code null} to use the status's own
+   */
+  public static Optional<Notice> ofGslbStatus(GslbStatus status, String liveUid) {
+    if (status.problems().isEmpty()) {
+      return Optional.empty();
+    }
+    Subject gslb =
+        new Subject(
+            GSLB_API_VERSION,
+            "Gslb",
+            status.namespace(),
+            status.name(),
+            liveUid != null ? liveUid : status.uid());
+    return Optional.of(
+        new Notice(
+            gslb,
+            null,
+            Reason.INVALID_SPEC,
+            WRITE_STATUS,
+            "Gslb "
+                + status.namespace()
+                + "/"
+                + status.name()
+                + ": "
+                + String.join("; ", status.problems())));
+  }
+
+  private static Subject source(TargetDecision d) {
+    ObjectRef ref = d.source();
+    return new Subject(
+        d.sourceApiVersion(), ref.kind(), ref.namespace(), ref.name(), d.sourceUid());
+  }
+
+  private static Subject dnsEndpoint(ObjectKey key) {
+    return new Subject(DNS_ENDPOINT_API_VERSION, "DNSEndpoint", key.namespace(), key.name(), null);
+  }
+}

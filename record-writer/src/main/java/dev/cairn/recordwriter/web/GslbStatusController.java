@@ -1,0 +1,88 @@
+package dev.cairn.recordwriter.web;
+
+import dev.cairn.commonmodel.decision.GslbStatus;
+import dev.cairn.recordwriter.kafka.GslbStatusFeed;
+import dev.cairn.recordwriter.kube.GslbCache;
+import dev.cairn.recordwriter.plan.ObjectKey;
+import dev.cairn.recordwriter.reconcile.GslbStatusReport;
+import dev.cairn.recordwriter.reconcile.GslbStatusReports;
+import dev.cairn.recordwriter.status.GslbStatusForm;
+import dev.cairn.recordwriter.status.GslbStatusPlan;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The explain API of Gslb statuses: the engine's desired status (with the problems it reported),
+ * the status as it would be written, the Gslb's status as it is, and what the writer concluded and
+ * last wrote.
+ */
+@RestController
+@RequestMapping("/api/v1/gslb-status")
+public final class GslbStatusController {
+
+  private final GslbStatusFeed feed;
+  private final GslbStatusReports reports;
+  private final GslbCache cache;
+
+  /** Explains from these parts. */
+  public GslbStatusController(GslbStatusFeed feed, GslbStatusReports reports, GslbCache cache) {
+    this.feed = feed;
+    this.reports = reports;
+    this.cache = cache;
+  }
+
+  /**
+   * The explanation of one Gslb's status.
+   *
+   * @param desired the engine's desired status (problems included), or {@code null}
+   * @param desiredStatus the status fields that desired status is written as, or {@code null}
+   * @param live the Gslb as it is, or {@code null} when it does not exist (or is not watched)
+   * @param report the writer's last conclusion and write, or {@code null} if it never planned it
+   */
+  public record Explanation(
+      GslbStatus desired,
+      Map<String, Object> desiredStatus,
+      LiveView live,
+      GslbStatusReport report) {}
+
+  /**
+   * A Gslb as it is.
+   *
+   * @param uid its uid
+   * @param resourceVersion its resourceVersion
+   * @param status its {@code status}, as stored
+   */
+  public record LiveView(String uid, String resourceVersion, Object status) {}
+
+  /** Explains the status of one Gslb; 404 when the writer knows nothing about it. */
+  @GetMapping("/{namespace}/{name}")
+  public ResponseEntity<Explanation> explain(
+      @PathVariable String namespace, @PathVariable String name) {
+    ObjectKey key = ObjectKey.of(namespace, name);
+    GslbStatus desired = feed.get(GslbStatusPlan.KIND + "/" + key);
+    LiveView live = cache.get(key).map(GslbStatusController::view).orElse(null);
+    GslbStatusReport report = reports.get(key).orElse(null);
+    if (desired == null && live == null && report == null) {
+      return ResponseEntity.status(HttpStatus.NOT_FOUND).build();
+    }
+    return ResponseEntity.ok(
+        new Explanation(
+            desired,
+            desired == null ? null : GslbStatusForm.render(desired).fields(),
+            live,
+            report));
+  }
+
+  private static LiveView view(GenericKubernetesResource r) {
+    return new LiveView(
+        r.getMetadata().getUid(),
+        r.getMetadata().getResourceVersion(),
+        r.getAdditionalProperties().get("status"));
+  }
+}
