@@ -1,0 +1,128 @@
+package dev.cairn.topologywatcher.kube;
+
+import dev.cairn.topologywatcher.health.WatcherMetrics;
+import dev.cairn.topologywatcher.state.Entity;
+import dev.cairn.topologywatcher.state.TopologyView;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches every kind the watcher reads and keeps the {@link TopologyView} equal to what the API
+ * server holds: HTTPRoute ({@code gateway.networking.k8s.io} v1, else v1beta1), Ingress, Service,
+ * EndpointSlice (merged per Service), Node and Gslb ({@code k8gb.io/v1beta1}).
+ *
+ * <p>Kinds defined by a CRD that is not installed are looked for again every {@code
+ * crdPollInterval} and watched as soon as they appear. Every {@code resyncPeriod} each kind is
+ * listed again from scratch (new informers, then a swap), which repairs anything a lost watch event
+ * left behind; the view, and so the topics, only change where the API server's state differs.
+ */
+public final class KubeWatcher implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(KubeWatcher.class);
+
+  private final List<KindWatch> kinds;
+  private final ScheduledExecutorService scheduler;
+  private final Duration resyncPeriod;
+  private final Duration crdPollInterval;
+  private volatile Runnable afterRelist = () -> {};
+
+  public KubeWatcher(
+      KubernetesClient client,
+      TopologyView view,
+      WatchScope scope,
+      Duration resyncPeriod,
+      Duration crdPollInterval,
+      WatcherMetrics metrics,
+      Clock clock) {
+    this.resyncPeriod = resyncPeriod;
+    this.crdPollInterval = crdPollInterval;
+    this.scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "cairn-watcher-kube");
+              t.setDaemon(true);
+              return t;
+            });
+    Duration relistTimeout =
+        resyncPeriod.compareTo(Duration.ofMinutes(5)) < 0 ? Duration.ofMinutes(5) : resyncPeriod;
+    BiFunction<Entity, SourceSelector, KindWatch> kind =
+        (entity, selector) ->
+            new KindWatch(
+                entity, selector, client, scope, view, metrics, clock, scheduler, relistTimeout);
+    this.kinds =
+        List.of(
+            kind.apply(
+                Entity.HTTP_ROUTE,
+                SourceSelector.discovered(
+                    HttpRouteSource.PLURAL,
+                    List.of(HttpRouteSource.v1(), HttpRouteSource.v1beta1()))),
+            kind.apply(Entity.INGRESS, SourceSelector.fixed(new IngressSource())),
+            kind.apply(Entity.SERVICE, SourceSelector.fixed(new ServiceSource())),
+            kind.apply(Entity.SERVICE_ENDPOINTS, SourceSelector.fixed(new EndpointSliceSource())),
+            kind.apply(Entity.NODE, SourceSelector.fixed(new NodeSource())),
+            kind.apply(
+                Entity.GSLB,
+                SourceSelector.discovered(GslbSource.PLURAL, List.of(new GslbSource()))));
+  }
+
+  /** Runs after every completed round of full re-lists, on the watcher's scheduler thread. */
+  public void afterRelist(Runnable action) {
+    this.afterRelist = action;
+  }
+
+  /** Starts looking for and watching every kind. */
+  public void start() {
+    scheduler.execute(() -> kinds.forEach(k -> guarded("start", k::tick)));
+    long poll = crdPollInterval.toMillis();
+    scheduler.scheduleWithFixedDelay(
+        () -> kinds.forEach(k -> guarded("poll", k::tick)), poll, poll, TimeUnit.MILLISECONDS);
+    long resync = resyncPeriod.toMillis();
+    scheduler.scheduleWithFixedDelay(this::relistAll, resync, resync, TimeUnit.MILLISECONDS);
+  }
+
+  /** Completes when every kind has finished its initial list or was found not installed. */
+  public CompletableFuture<Void> initialSync() {
+    return CompletableFuture.allOf(
+        kinds.stream().map(KindWatch::initialSync).toArray(CompletableFuture[]::new));
+  }
+
+  /** The state of every kind, in entity order. */
+  public List<KindStatus> status() {
+    return kinds.stream().map(KindWatch::status).toList();
+  }
+
+  /** What is looked for, for every kind whose CRD is not installed. */
+  public List<String> missingKinds() {
+    return kinds.stream().filter(KindWatch::missing).map(KindWatch::describe).toList();
+  }
+
+  private void relistAll() {
+    for (KindWatch k : kinds) {
+      guarded("re-list", k::relist);
+    }
+    guarded("after re-list", afterRelist);
+  }
+
+  private void guarded(String what, Runnable action) {
+    try {
+      action.run();
+    } catch (RuntimeException e) {
+      log.atError().addKeyValue("task", what).setCause(e).log("watcher task failed; continuing");
+    }
+  }
+
+  @Override
+  public void close() {
+    scheduler.shutdownNow();
+    kinds.forEach(KindWatch::stop);
+  }
+}

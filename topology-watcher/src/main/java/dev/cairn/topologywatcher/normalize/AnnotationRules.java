@@ -1,0 +1,244 @@
+package dev.cairn.topologywatcher.normalize;
+
+import dev.cairn.commonmodel.validation.Flags;
+import dev.cairn.commonmodel.validation.Hostnames;
+import dev.cairn.commonmodel.validation.IpLiteral;
+import dev.cairn.commonmodel.validation.Problem;
+import dev.cairn.commonmodel.validation.Ttl;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BiFunction;
+import java.util.regex.Pattern;
+
+/**
+ * Which annotations Cairn reads from each kind, and the check each known key's value must pass.
+ *
+ * <p>Only annotations under the given prefixes or with the given exact keys are kept; everything
+ * else ({@code kubectl.kubernetes.io/last-applied-configuration}, controller bookkeeping) is
+ * dropped, so a change there publishes nothing. Kept values are copied verbatim. A value that fails
+ * the check of its key is reported as a problem naming {@code metadata.annotations[<key>]}.
+ */
+final class AnnotationRules {
+
+  static final String DIRECT_DNS = "directdns.meisterlala.dev/";
+  static final String K8GB = "k8gb.io/";
+  static final String EXTERNAL_DNS_HOSTNAME = "external-dns.alpha.kubernetes.io/hostname";
+  static final String K3S_EXTERNAL_IP = "k3s.io/external-ip";
+  static final String K3S_EXTERNAL_DNS = "k3s.io/external-dns";
+
+  /** HTTPRoute, Ingress and Service. */
+  static final AnnotationRules ROUTE =
+      new AnnotationRules(List.of(DIRECT_DNS, K8GB), Set.of(EXTERNAL_DNS_HOSTNAME));
+
+  /** Node. */
+  static final AnnotationRules NODE =
+      new AnnotationRules(List.of(DIRECT_DNS, K8GB), Set.of(K3S_EXTERNAL_IP, K3S_EXTERNAL_DNS));
+
+  /** Gslb. */
+  static final AnnotationRules GSLB = new AnnotationRules(List.of(K8GB), Set.of());
+
+  private static final Pattern GEO_TAG = Pattern.compile("[a-zA-Z\\-\\d]+");
+  private static final Set<String> STRATEGIES = Set.of("roundRobin", "failover", "geoip");
+
+  /** The check of each known key: field and raw value in, problem out. */
+  private static final Map<String, BiFunction<String, String, Optional<Problem>>> CHECKS =
+      Map.ofEntries(
+          Map.entry(DIRECT_DNS + "ttl", AnnotationRules::ttl),
+          Map.entry(DIRECT_DNS + "enabled", AnnotationRules::flag),
+          Map.entry(DIRECT_DNS + "resolve-target-hostnames", AnnotationRules::flag),
+          Map.entry(DIRECT_DNS + "target-nodes", (f, v) -> eachItem(f, v, Hostnames::check)),
+          Map.entry(DIRECT_DNS + "dns-server", AnnotationRules::dnsServer),
+          Map.entry(DIRECT_DNS + "target", AnnotationRules::ipOrHostname),
+          Map.entry(DIRECT_DNS + "hostname", Hostnames::checkPattern),
+          Map.entry(EXTERNAL_DNS_HOSTNAME, (f, v) -> eachItem(f, v, Hostnames::checkPattern)),
+          Map.entry(K3S_EXTERNAL_IP, (f, v) -> eachItem(f, v, AnnotationRules::ip)),
+          Map.entry(K3S_EXTERNAL_DNS, (f, v) -> eachItem(f, v, Hostnames::check)),
+          Map.entry(K8GB + "exposed-ip-addresses", (f, v) -> eachItem(f, v, AnnotationRules::ip)),
+          Map.entry(K8GB + "exposed-hostnames", (f, v) -> eachItem(f, v, Hostnames::check)),
+          Map.entry(K8GB + "hostname", Hostnames::check),
+          Map.entry(K8GB + "dns-ttl-seconds", AnnotationRules::k8gbTtl),
+          Map.entry(K8GB + "strategy", AnnotationRules::strategy),
+          Map.entry(K8GB + "primary-geotag", AnnotationRules::geoTag));
+
+  private final List<String> prefixes;
+  private final Set<String> exactKeys;
+
+  private AnnotationRules(List<String> prefixes, Set<String> exactKeys) {
+    this.prefixes = prefixes;
+    this.exactKeys = exactKeys;
+  }
+
+  /** The relevant annotations, verbatim; problems of known keys go to {@code problems}. */
+  Map<String, String> relevant(Map<String, String> annotations, Problems problems) {
+    Map<String, String> kept = new TreeMap<>();
+    for (Map.Entry<String, String> e : annotations.entrySet()) {
+      String key = e.getKey();
+      if (!isRelevant(key)) {
+        continue;
+      }
+      String value = e.getValue() == null ? "" : e.getValue();
+      kept.put(key, value);
+      BiFunction<String, String, Optional<Problem>> check = CHECKS.get(key);
+      if (check != null) {
+        problems.add(check.apply(field(key), value));
+      }
+    }
+    return kept;
+  }
+
+  boolean isRelevant(String key) {
+    if (exactKeys.contains(key)) {
+      return true;
+    }
+    for (String prefix : prefixes) {
+      if (key.startsWith(prefix)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static String field(String key) {
+    return "metadata.annotations[" + key + "]";
+  }
+
+  private static Optional<Problem> ttl(String field, String value) {
+    if (Ttl.parse(value).isPresent()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Problem(
+            field,
+            value,
+            "TTL must be decimal digits between "
+                + Ttl.MIN_SECONDS
+                + " and "
+                + Ttl.MAX_SECONDS
+                + " seconds, without sign, spaces or unit"));
+  }
+
+  private static Optional<Problem> k8gbTtl(String field, String value) {
+    if ("0".equals(value) || Ttl.parse(value).isPresent()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Problem(
+            field,
+            value,
+            "TTL must be decimal digits between 0 (the default, 30) and "
+                + Ttl.MAX_SECONDS
+                + " seconds"));
+  }
+
+  private static Optional<Problem> flag(String field, String value) {
+    if (value.isBlank() || Flags.parse(value).isPresent()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Problem(field, value, "not a boolean; use true/false, yes/no, on/off or 1/0"));
+  }
+
+  private static Optional<Problem> ip(String field, String value) {
+    if (IpLiteral.parse(value).isPresent()) {
+      return Optional.empty();
+    }
+    return Optional.of(new Problem(field, value, "not a strict IPv4 or IPv6 address literal"));
+  }
+
+  private static Optional<Problem> ipOrHostname(String field, String value) {
+    String v = value.strip();
+    if (IpLiteral.parse(v).isPresent()) {
+      return Optional.empty();
+    }
+    return Hostnames.check(field, v)
+        .map(p -> new Problem(field, value, "neither an IP address literal nor a host name"));
+  }
+
+  private static Optional<Problem> strategy(String field, String value) {
+    if (STRATEGIES.contains(value)) {
+      return Optional.empty();
+    }
+    return Optional.of(new Problem(field, value, "not one of roundRobin, failover, geoip"));
+  }
+
+  private static Optional<Problem> geoTag(String field, String value) {
+    if (GEO_TAG.matcher(value).matches()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Problem(field, value, "a geo tag may hold only letters, digits and '-'"));
+  }
+
+  /**
+   * {@code host}, {@code host:port}, {@code [ipv6]} or {@code [ipv6]:port}, where host is an IPv4
+   * literal or a host name; a bare IPv6 literal is accepted too because it is unambiguous.
+   */
+  private static Optional<Problem> dnsServer(String field, String value) {
+    String v = value.strip();
+    if (v.isEmpty()) {
+      return Optional.empty();
+    }
+    String host = v;
+    String port = null;
+    if (v.startsWith("[")) {
+      int close = v.indexOf(']');
+      if (close < 0) {
+        return Optional.of(new Problem(field, value, "'[' without ']'"));
+      }
+      host = v.substring(1, close);
+      String rest = v.substring(close + 1);
+      if (!rest.isEmpty()) {
+        if (!rest.startsWith(":")) {
+          return Optional.of(new Problem(field, value, "unexpected text after ']'"));
+        }
+        port = rest.substring(1);
+      }
+      if (!IpLiteral.isIpv6(host)) {
+        return Optional.of(new Problem(field, value, "brackets must hold an IPv6 literal"));
+      }
+    } else if (IpLiteral.isIpv6(v)) {
+      return Optional.empty();
+    } else {
+      int colon = v.lastIndexOf(':');
+      if (colon >= 0) {
+        host = v.substring(0, colon);
+        port = v.substring(colon + 1);
+      }
+      if (!IpLiteral.isIpv4(host) && !Hostnames.isValid(host)) {
+        return Optional.of(
+            new Problem(field, value, "server must be an IP address or a host name, with a port"));
+      }
+    }
+    if (port != null && !isPort(port)) {
+      return Optional.of(new Problem(field, value, "port must be a number from 1 to 65535"));
+    }
+    return Optional.empty();
+  }
+
+  private static boolean isPort(String text) {
+    if (text.isEmpty() || text.length() > 5 || !text.chars().allMatch(Character::isDigit)) {
+      return false;
+    }
+    int port = Integer.parseInt(text);
+    return port >= 1 && port <= 65535;
+  }
+
+  /** Splits a comma list, trims items, skips empty ones and reports the first bad item. */
+  private static Optional<Problem> eachItem(
+      String field, String value, BiFunction<String, String, Optional<Problem>> check) {
+    for (String item : value.split(",", -1)) {
+      String trimmed = item.strip();
+      if (trimmed.isEmpty()) {
+        continue;
+      }
+      Optional<Problem> problem = check.apply(field, trimmed);
+      if (problem.isPresent()) {
+        return problem;
+      }
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,41 @@
+package dev.cairn.topologywatcher.normalize;
+
+import dev.cairn.commonmodel.Copies;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The parts of a Gateway API HTTPRoute that normalisation reads.
+ *
+ * @param meta the metadata
+ * @param apiVersion the API version the object was read with, e.g. {@code
+ *     gateway.networking.k8s.io/v1}
+ * @param hostnames {@code spec.hostnames} as written
+ * @param rules {@code spec.rules}, in spec order
+ */
+public record HttpRouteInput(
+    Meta meta, String apiVersion, List<String> hostnames, List<Rule> rules) {
+
+  public HttpRouteInput {
+    Objects.requireNonNull(meta, "meta");
+    Objects.requireNonNull(apiVersion, "apiVersion");
+    hostnames = Copies.list(nullSafe(hostnames));
+    rules = Copies.list(nullSafe(rules));
+  }
+
+  /**
+   * One rule of the route.
+   *
+   * @param backendRefs {@code backendRefs}, in spec order
+   */
+  public record Rule(List<BackendRefInput> backendRefs) {
+    public Rule {
+      backendRefs = Copies.list(nullSafe(backendRefs));
+    }
+  }
+
+  /** The list without {@code null} entries; {@code null} stays {@code null}. */
+  static <T> List<T> nullSafe(List<T> list) {
+    return list == null ? null : list.stream().filter(Objects::nonNull).toList();
+  }
+}

@@ -1,0 +1,33 @@
+package dev.cairn.topologywatcher.normalize;
+
+import dev.cairn.commonmodel.Copies;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The parts of a {@code networking.k8s.io/v1} Ingress that normalisation reads. The default backend
+ * is not read: it has no host, so it takes no part in DNS decisions (k8gb ignores it too).
+ *
+ * @param meta the metadata
+ * @param rules {@code spec.rules}, in spec order
+ */
+public record IngressInput(Meta meta, List<Rule> rules) {
+
+  public IngressInput {
+    Objects.requireNonNull(meta, "meta");
+    rules = Copies.list(HttpRouteInput.nullSafe(rules));
+  }
+
+  /**
+   * One rule: its host and the backend of every HTTP path.
+   *
+   * @param host {@code host} as written, {@code null} when absent
+   * @param backends {@code http.paths[].backend}, in spec order; a service backend becomes a
+   *     reference with name and port number, a resource backend one with group, kind and name
+   */
+  public record Rule(String host, List<BackendRefInput> backends) {
+    public Rule {
+      backends = Copies.list(HttpRouteInput.nullSafe(backends));
+    }
+  }
+}

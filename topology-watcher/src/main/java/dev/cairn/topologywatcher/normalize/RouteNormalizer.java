@@ -1,0 +1,102 @@
+package dev.cairn.topologywatcher.normalize;
+
+import dev.cairn.commonmodel.topology.BackendRef;
+import dev.cairn.commonmodel.topology.RouteState;
+import dev.cairn.commonmodel.validation.Hostnames;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * HTTPRoute and Ingress to {@link RouteState}: host names as written (exact duplicates removed,
+ * first occurrence kept), every backend of every rule in spec order, the relevant annotations.
+ */
+public final class RouteNormalizer {
+
+  /** The kind of a Gateway API route in keys and records. */
+  public static final String HTTP_ROUTE = "HTTPRoute";
+
+  /** The kind of an Ingress in keys and records. */
+  public static final String INGRESS = "Ingress";
+
+  /** The only Ingress API version read. */
+  public static final String INGRESS_API_VERSION = "networking.k8s.io/v1";
+
+  private RouteNormalizer() {}
+
+  /** Normalises an HTTPRoute read with {@code input.apiVersion()}. */
+  public static RouteState httpRoute(HttpRouteInput input) {
+    Problems problems = new Problems();
+    Set<String> hostnames = new LinkedHashSet<>();
+    for (int i = 0; i < input.hostnames().size(); i++) {
+      String host = input.hostnames().get(i);
+      if (problems.check(Hostnames.checkPattern("spec.hostnames[" + i + "]", host))) {
+        hostnames.add(host);
+      }
+    }
+    List<BackendRef> backends = new ArrayList<>();
+    for (int r = 0; r < input.rules().size(); r++) {
+      List<BackendRefInput> refs = input.rules().get(r).backendRefs();
+      for (int b = 0; b < refs.size(); b++) {
+        addBackend(backends, refs.get(b), "spec.rules[" + r + "].backendRefs[" + b + "]", problems);
+      }
+    }
+    Meta meta = input.meta();
+    return new RouteState(
+        HTTP_ROUTE,
+        input.apiVersion(),
+        meta.namespace(),
+        meta.name(),
+        meta.uid(),
+        List.copyOf(hostnames),
+        backends,
+        AnnotationRules.ROUTE.relevant(meta.annotations(), problems),
+        problems.list());
+  }
+
+  /** Normalises a {@code networking.k8s.io/v1} Ingress; rules without a host add no host name. */
+  public static RouteState ingress(IngressInput input) {
+    Problems problems = new Problems();
+    Set<String> hostnames = new LinkedHashSet<>();
+    List<BackendRef> backends = new ArrayList<>();
+    for (int r = 0; r < input.rules().size(); r++) {
+      IngressInput.Rule rule = input.rules().get(r);
+      String host = rule.host();
+      if (host != null
+          && !host.isEmpty()
+          && problems.check(Hostnames.checkPattern("spec.rules[" + r + "].host", host))) {
+        hostnames.add(host);
+      }
+      for (int p = 0; p < rule.backends().size(); p++) {
+        addBackend(
+            backends,
+            rule.backends().get(p),
+            "spec.rules[" + r + "].http.paths[" + p + "].backend",
+            problems);
+      }
+    }
+    Meta meta = input.meta();
+    return new RouteState(
+        INGRESS,
+        INGRESS_API_VERSION,
+        meta.namespace(),
+        meta.name(),
+        meta.uid(),
+        List.copyOf(hostnames),
+        backends,
+        AnnotationRules.ROUTE.relevant(meta.annotations(), problems),
+        problems.list());
+  }
+
+  private static void addBackend(
+      List<BackendRef> backends, BackendRefInput ref, String field, Problems problems) {
+    if (ref.name() == null || ref.name().isBlank()) {
+      problems.add(field + ".name", ref.name(), "backend has no name; it is left out");
+      return;
+    }
+    backends.add(
+        new BackendRef(
+            ref.group(), ref.kind(), ref.namespace(), ref.name(), ref.port(), ref.weight()));
+  }
+}

@@ -1,0 +1,105 @@
+package dev.cairn.topologywatcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cairn.commonmodel.Topics;
+import dev.cairn.commonmodel.topology.GslbState;
+import dev.cairn.commonmodel.topology.RouteState;
+import dev.cairn.commonmodel.topology.SyncMarker;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Kinds whose CRD is installed while the watcher runs. */
+class LateCrdIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
+  private MockCluster cluster;
+  private KubernetesClient kube;
+
+  @BeforeEach
+  void startCluster() {
+    cluster = new MockCluster();
+    kube = cluster.client();
+  }
+
+  @AfterEach
+  void stopCluster() {
+    cluster.close();
+  }
+
+  @Test
+  void watchesKindsAsSoonAsTheirCrdsAreInstalled() {
+    kube.resource(Fixtures.node("node-a", "eu-1a", true, "10.0.0.1")).create();
+    String prefix = "late.";
+    try (RunningWatcher watcher = RunningWatcher.start(cluster, prefix);
+        TopicRecorder topics = new TopicRecorder(SharedBroker.bootstrapServers(), prefix)) {
+      await().atMost(WAIT).until(() -> topics.markers().stream().anyMatch(SyncMarker::synced));
+      assertThat(topics.markers().get(1).objectCounts())
+          .containsEntry("HTTPRoute", 0)
+          .containsEntry("Gslb", 0)
+          .containsEntry("Node", 1);
+      assertThat(watcher.get("/actuator/health").body())
+          .contains("\"gslbs in k8gb.io/v1beta1\"")
+          .contains(
+              "\"httproutes in gateway.networking.k8s.io/v1 or gateway.networking.k8s.io/v1beta1\"");
+
+      // Only v1beta1 is served at first: the routes are read with it.
+      cluster.installHttpRouteCrd("v1beta1");
+      kube.resource(v1beta1Route()).create();
+      cluster.installGslbCrd();
+      kube.genericKubernetesResources(Fixtures.GSLB)
+          .resource(Fixtures.gslb("shop", "web-gslb", "gslb.example.com", "web"))
+          .create();
+
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () -> {
+                RouteState route =
+                    (RouteState) topics.latest(Topics.ROUTES, "HTTPRoute/shop/web-route");
+                assertThat(route).isNotNull();
+                assertThat(route.apiVersion()).isEqualTo("gateway.networking.k8s.io/v1beta1");
+                assertThat(route.hostnames()).containsExactly("www.example.com");
+                assertThat((GslbState) topics.latest(Topics.GSLBS, "Gslb/shop/web-gslb"))
+                    .isNotNull();
+              });
+      await()
+          .atMost(WAIT)
+          .until(() -> watcher.get("/actuator/health").body().contains("\"missingCrds\":[]"));
+      assertThat(watcher.readiness()).isEqualTo(200);
+
+      // The CRD is upgraded to serve v1: the watcher re-lists with v1 and republishes the route
+      // once with the new apiVersion (the mock keeps versions apart, so the object is written at
+      // v1 too, as a real API server would show it).
+      HTTPRoute v1 = Fixtures.httpRoute("shop", "web-route", List.of("www.example.com"), "web");
+      kube.resource(v1).create();
+      cluster.installHttpRouteCrd("v1", "v1beta1");
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () ->
+                  assertThat(
+                          ((RouteState) topics.latest(Topics.ROUTES, "HTTPRoute/shop/web-route"))
+                              .apiVersion())
+                      .isEqualTo("gateway.networking.k8s.io/v1"));
+      assertThat(topics.of(Topics.ROUTES, "HTTPRoute/shop/web-route"))
+          .hasSize(2)
+          .allSatisfy(m -> assertThat(m.value()).isNotNull());
+    }
+  }
+
+  private static io.fabric8.kubernetes.api.model.gatewayapi.v1beta1.HTTPRoute v1beta1Route() {
+    HTTPRoute v1 = Fixtures.httpRoute("shop", "web-route", List.of("www.example.com"), "web");
+    return new io.fabric8.kubernetes.api.model.gatewayapi.v1beta1.HTTPRouteBuilder()
+        .withMetadata(v1.getMetadata())
+        .withSpec(v1.getSpec())
+        .build();
+  }
+}

@@ -1,0 +1,118 @@
+package dev.cairn.topologywatcher;
+
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+
+/**
+ * A fabric8 mock API server in CRUD mode (expectations, when set, answer first), with a client and
+ * the CRDs the watcher looks for.
+ */
+final class MockCluster implements AutoCloseable {
+
+  private final KubernetesMockServer server;
+  private final KubernetesClient client;
+
+  MockCluster() {
+    Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    server =
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            responses,
+            new KubernetesMixedDispatcher(responses),
+            false);
+    server.init();
+    client = server.createClient();
+  }
+
+  KubernetesMockServer server() {
+    return server;
+  }
+
+  KubernetesClient client() {
+    return client;
+  }
+
+  String url() {
+    return server.url("/");
+  }
+
+  /**
+   * Installs (or replaces) the Gateway API HTTPRoute CRD serving the given versions (the first is
+   * stored).
+   */
+  void installHttpRouteCrd(String... versions) {
+    List<CustomResourceDefinitionVersion> list = new ArrayList<>();
+    for (int i = 0; i < versions.length; i++) {
+      list.add(
+          new CustomResourceDefinitionVersionBuilder()
+              .withName(versions[i])
+              .withServed(true)
+              .withStorage(i == 0)
+              .withNewSchema()
+              .withNewOpenAPIV3Schema()
+              .withType("object")
+              .withXKubernetesPreserveUnknownFields(true)
+              .endOpenAPIV3Schema()
+              .endSchema()
+              .build());
+    }
+    CustomResourceDefinition crd =
+        new CustomResourceDefinitionBuilder()
+            .withNewMetadata()
+            .withName("httproutes.gateway.networking.k8s.io")
+            .endMetadata()
+            .withNewSpec()
+            .withGroup("gateway.networking.k8s.io")
+            .withScope("Namespaced")
+            .withNewNames()
+            .withKind("HTTPRoute")
+            .withListKind("HTTPRouteList")
+            .withPlural("httproutes")
+            .withSingular("httproute")
+            .endNames()
+            .withVersions(list)
+            .endSpec()
+            .build();
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .resource(crd)
+        .createOr(NonDeletingOperation::update);
+  }
+
+  /** Installs k8gb's Gslb CRD (a verbatim copy of the chart's). */
+  void installGslbCrd() {
+    try (InputStream in = MockCluster.class.getResourceAsStream("/crds/k8gb.io_gslbs.yaml")) {
+      CustomResourceDefinition crd =
+          client.apiextensions().v1().customResourceDefinitions().load(in).item();
+      client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    client.close();
+    server.destroy();
+  }
+}

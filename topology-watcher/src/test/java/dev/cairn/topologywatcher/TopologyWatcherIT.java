@@ -1,0 +1,433 @@
+package dev.cairn.topologywatcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
+
+import dev.cairn.commonmodel.Topics;
+import dev.cairn.commonmodel.topology.GslbState;
+import dev.cairn.commonmodel.topology.NodeState;
+import dev.cairn.commonmodel.topology.RouteState;
+import dev.cairn.commonmodel.topology.ServiceEndpoints;
+import dev.cairn.commonmodel.topology.ServiceState;
+import dev.cairn.commonmodel.topology.SyncMarker;
+import dev.cairn.commonmodel.validation.Problem;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
+import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** One watcher against the CRUD mock API server and the embedded broker. */
+class TopologyWatcherIT {
+
+  private static final AtomicInteger PREFIXES = new AtomicInteger();
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
+  private MockCluster cluster;
+  private KubernetesClient kube;
+  private String prefix;
+
+  @BeforeEach
+  void startCluster() {
+    cluster = new MockCluster();
+    kube = cluster.client();
+    prefix = "watcher" + PREFIXES.incrementAndGet() + ".";
+  }
+
+  @AfterEach
+  void stopCluster() {
+    cluster.close();
+  }
+
+  @Test
+  void publishesEveryKindThenUpdatesAndDeletes() {
+    cluster.installHttpRouteCrd("v1");
+    cluster.installGslbCrd();
+    kube.resource(Fixtures.node("node-a", "eu-1a", true, "10.0.0.1")).create();
+    kube.resource(Fixtures.service("shop", "web", "LoadBalancer", "203.0.113.10")).create();
+    kube.resource(Fixtures.slice("shop", "web-2", "web", Map.of("10.1.0.2", "node-a"))).create();
+    kube.resource(Fixtures.slice("shop", "web-1", "web", Map.of("10.1.0.1", "node-a"))).create();
+    kube.resource(Fixtures.ingress("shop", "web-ing", "shop.example.com", "web")).create();
+    kube.resource(Fixtures.httpRoute("shop", "web-route", List.of("www.example.com"), "web"))
+        .create();
+    kube.genericKubernetesResources(Fixtures.GSLB)
+        .resource(Fixtures.gslb("shop", "web-gslb", "gslb.example.com", "web"))
+        .create();
+
+    try (RunningWatcher watcher = RunningWatcher.start(cluster, prefix);
+        TopicRecorder topics = new TopicRecorder(SharedBroker.bootstrapServers(), prefix)) {
+      await().atMost(WAIT).until(() -> topics.markers().stream().anyMatch(SyncMarker::synced));
+      List<SyncMarker> markers = topics.markers();
+      assertThat(markers)
+          .extracting(SyncMarker::phase)
+          .containsExactly(SyncMarker.Phase.SYNCING, SyncMarker.Phase.SYNCED);
+      assertThat(markers.get(1).generation()).isEqualTo(markers.get(0).generation());
+      assertThat(markers.get(1).objectCounts())
+          .containsExactlyInAnyOrderEntriesOf(
+              Map.of(
+                  "HTTPRoute", 1,
+                  "Ingress", 1,
+                  "Service", 1,
+                  "ServiceEndpoints", 1,
+                  "Node", 1,
+                  "Gslb", 1));
+      assertThat(topics.state()).hasSize(6);
+
+      RouteState route = (RouteState) topics.latest(Topics.ROUTES, "HTTPRoute/shop/web-route");
+      assertThat(route.apiVersion()).isEqualTo("gateway.networking.k8s.io/v1");
+      assertThat(route.hostnames()).containsExactly("www.example.com");
+      assertThat(route.backends()).extracting(b -> b.name()).containsExactly("web");
+      assertThat(route.annotations()).containsOnlyKeys("directdns.meisterlala.dev/ttl");
+      RouteState ingress = (RouteState) topics.latest(Topics.ROUTES, "Ingress/shop/web-ing");
+      assertThat(ingress.hostnames()).containsExactly("shop.example.com");
+      assertThat(ingress.annotations()).containsEntry("k8gb.io/strategy", "roundRobin");
+      ServiceState service = (ServiceState) topics.latest(Topics.SERVICES, "Service/shop/web");
+      assertThat(service.type()).isEqualTo("LoadBalancer");
+      assertThat(service.loadBalancerIps()).containsExactly("203.0.113.10");
+      ServiceEndpoints endpoints =
+          (ServiceEndpoints) topics.latest(Topics.ENDPOINTS, "Service/shop/web");
+      assertThat(endpoints.endpoints())
+          .extracting(e -> e.addresses().get(0))
+          .containsExactly("10.1.0.1", "10.1.0.2");
+      NodeState node = (NodeState) topics.latest(Topics.NODES, "Node/node-a");
+      assertThat(node.ingress()).isTrue();
+      assertThat(node.zone()).isEqualTo("eu-1a");
+      assertThat(node.addresses()).extracting(a -> a.type()).containsExactly("InternalIP");
+      GslbState gslb = (GslbState) topics.latest(Topics.GSLBS, "Gslb/shop/web-gslb");
+      assertThat(gslb.strategy().type()).isEqualTo("failover");
+      assertThat(gslb.ingressRules()).extracting(r -> r.host()).containsExactly("gslb.example.com");
+      assertThat(watcher.readiness()).isEqualTo(200);
+
+      // Updates: one new record per changed object.
+      kube.resource(Fixtures.node("node-a", "eu-1b", true, "10.0.0.1")).update();
+      kube.resource(Fixtures.service("shop", "web", "LoadBalancer", "203.0.113.20")).update();
+      kube.resource(Fixtures.slice("shop", "web-2", "web", Map.of("10.1.0.3", "node-a"))).update();
+      kube.resource(Fixtures.ingress("shop", "web-ing", "shop2.example.com", "web")).update();
+      kube.resource(
+              Fixtures.httpRoute(
+                  "shop", "web-route", List.of("www.example.com", "*.example.org"), "web"))
+          .update();
+      kube.genericKubernetesResources(Fixtures.GSLB)
+          .resource(Fixtures.gslb("shop", "web-gslb", "gslb2.example.com", "web"))
+          .update();
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () -> {
+                assertThat(((NodeState) topics.latest(Topics.NODES, "Node/node-a")).zone())
+                    .isEqualTo("eu-1b");
+                assertThat(
+                        ((ServiceState) topics.latest(Topics.SERVICES, "Service/shop/web"))
+                            .loadBalancerIps())
+                    .containsExactly("203.0.113.20");
+                assertThat(
+                        ((ServiceEndpoints) topics.latest(Topics.ENDPOINTS, "Service/shop/web"))
+                            .endpoints())
+                    .extracting(e -> e.addresses().get(0))
+                    .containsExactly("10.1.0.1", "10.1.0.3");
+                assertThat(
+                        ((RouteState) topics.latest(Topics.ROUTES, "Ingress/shop/web-ing"))
+                            .hostnames())
+                    .containsExactly("shop2.example.com");
+                assertThat(
+                        ((RouteState) topics.latest(Topics.ROUTES, "HTTPRoute/shop/web-route"))
+                            .hostnames())
+                    .containsExactly("www.example.com", "*.example.org");
+                assertThat(
+                        ((GslbState) topics.latest(Topics.GSLBS, "Gslb/shop/web-gslb"))
+                            .ingressRules())
+                    .extracting(r -> r.host())
+                    .containsExactly("gslb2.example.com");
+              });
+      assertThat(topics.state()).hasSize(12);
+
+      // Deletes: tombstones; the endpoints key only goes when its last slice does.
+      kube.resource(Fixtures.slice("shop", "web-1", "web", Map.of())).delete();
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () ->
+                  assertThat(
+                          ((ServiceEndpoints) topics.latest(Topics.ENDPOINTS, "Service/shop/web"))
+                              .endpoints())
+                      .extracting(e -> e.addresses().get(0))
+                      .containsExactly("10.1.0.3"));
+      kube.resource(Fixtures.slice("shop", "web-2", "web", Map.of())).delete();
+      kube.resource(Fixtures.node("node-a", "eu-1b", true, "10.0.0.1")).delete();
+      kube.resource(Fixtures.service("shop", "web", "LoadBalancer", null)).delete();
+      kube.resource(Fixtures.ingress("shop", "web-ing", "x", "web")).delete();
+      kube.resource(Fixtures.httpRoute("shop", "web-route", List.of(), "web")).delete();
+      kube.genericKubernetesResources(Fixtures.GSLB)
+          .resource(Fixtures.gslb("shop", "web-gslb", "x", "web"))
+          .delete();
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () -> {
+                assertThat(topics.of(Topics.ENDPOINTS, "Service/shop/web"))
+                    .last()
+                    .extracting(TopicRecorder.Message::value)
+                    .isNull();
+                assertThat(topics.of(Topics.NODES, "Node/node-a"))
+                    .last()
+                    .extracting(TopicRecorder.Message::value)
+                    .isNull();
+                assertThat(topics.of(Topics.SERVICES, "Service/shop/web"))
+                    .last()
+                    .extracting(TopicRecorder.Message::value)
+                    .isNull();
+                assertThat(topics.of(Topics.ROUTES, "Ingress/shop/web-ing"))
+                    .last()
+                    .extracting(TopicRecorder.Message::value)
+                    .isNull();
+                assertThat(topics.of(Topics.ROUTES, "HTTPRoute/shop/web-route"))
+                    .last()
+                    .extracting(TopicRecorder.Message::value)
+                    .isNull();
+                assertThat(topics.of(Topics.GSLBS, "Gslb/shop/web-gslb"))
+                    .last()
+                    .extracting(TopicRecorder.Message::value)
+                    .isNull();
+              });
+      assertThat(topics.state()).hasSize(19);
+    }
+  }
+
+  @Test
+  void heartbeatsAndResourceVersionOnlyUpdatesPublishNothing() {
+    kube.resource(Fixtures.node("node-a", "eu-1a", true, "10.0.0.1")).create();
+    kube.resource(Fixtures.node("node-b", "eu-1a", false, "10.0.0.2")).create();
+    kube.resource(Fixtures.service("shop", "web", "ClusterIP", null)).create();
+    kube.resource(Fixtures.service("shop", "api", "ClusterIP", null)).create();
+    kube.resource(Fixtures.ingress("shop", "web-ing", "shop.example.com", "web")).create();
+    kube.resource(Fixtures.ingress("shop", "api-ing", "api.example.com", "api")).create();
+
+    try (RunningWatcher watcher = RunningWatcher.start(cluster, prefix);
+        TopicRecorder topics = new TopicRecorder(SharedBroker.bootstrapServers(), prefix)) {
+      await().atMost(WAIT).until(() -> topics.markers().stream().anyMatch(SyncMarker::synced));
+      int before = topics.state().size();
+      assertThat(before).isEqualTo(6);
+
+      for (int i = 1; i <= 5; i++) {
+        Node heartbeat = kube.nodes().withName("node-a").get();
+        heartbeat
+            .getStatus()
+            .getConditions()
+            .get(0)
+            .setLastHeartbeatTime("2026-11-29T12:0" + i + ":00Z");
+        kube.resource(heartbeat).update();
+      }
+      Service unchanged = kube.services().inNamespace("shop").withName("web").get();
+      kube.resource(unchanged).update();
+      Ingress annotated =
+          kube.network().v1().ingresses().inNamespace("shop").withName("web-ing").get();
+      annotated
+          .getMetadata()
+          .getAnnotations()
+          .put("kubectl.kubernetes.io/last-applied-configuration", "{\"x\":1}");
+      kube.resource(annotated).update();
+
+      // Barriers: one real change per informer; their records arrive after the no-ops were handled.
+      kube.resource(Fixtures.node("node-b", "eu-1c", false, "10.0.0.2")).update();
+      kube.resource(Fixtures.service("shop", "api", "NodePort", null)).update();
+      kube.resource(Fixtures.ingress("shop", "api-ing", "api2.example.com", "api")).update();
+      await().atMost(WAIT).until(() -> topics.state().size() == before + 3);
+      assertThat(topics.state().subList(before, before + 3))
+          .extracting(TopicRecorder.Message::key)
+          .containsExactlyInAnyOrder("Node/node-b", "Service/shop/api", "Ingress/shop/api-ing");
+      assertThat(topics.of(Topics.NODES, "Node/node-a")).hasSize(1);
+      assertThat(topics.of(Topics.SERVICES, "Service/shop/web")).hasSize(1);
+      assertThat(topics.of(Topics.ROUTES, "Ingress/shop/web-ing")).hasSize(1);
+    }
+  }
+
+  @Test
+  void readinessIsDownUntilSyncedIsPublished() {
+    cluster
+        .server()
+        .expect()
+        .get()
+        .withPath("/apis/k8gb.io/v1beta1")
+        .andReturn(403, "{\"kind\":\"Status\",\"code\":403,\"reason\":\"Forbidden\"}")
+        .always();
+    kube.resource(Fixtures.node("node-a", "eu-1a", true, "10.0.0.1")).create();
+
+    try (RunningWatcher watcher = RunningWatcher.start(cluster, prefix);
+        TopicRecorder topics = new TopicRecorder(SharedBroker.bootstrapServers(), prefix)) {
+      await()
+          .atMost(WAIT)
+          .until(
+              () ->
+                  !topics.markers().isEmpty()
+                      && watcher
+                          .get("/actuator/health")
+                          .body()
+                          .contains("\"Gslb\":{\"phase\":\"UNKNOWN\""));
+      assertThat(watcher.readiness()).isEqualTo(503);
+      assertThat(topics.markers())
+          .extracting(SyncMarker::phase)
+          .containsExactly(SyncMarker.Phase.SYNCING);
+      assertThat(watcher.get("/actuator/health/liveness").statusCode()).isEqualTo(200);
+
+      cluster.server().clearExpectations();
+
+      await().atMost(WAIT).until(() -> topics.markers().stream().anyMatch(SyncMarker::synced));
+      await().atMost(WAIT).until(() -> watcher.readiness() == 200);
+      SyncMarker synced = topics.markers().get(1);
+      assertThat(synced.generation()).isEqualTo(topics.markers().get(0).generation());
+      assertThat(synced.objectCounts()).containsEntry("Node", 1).containsEntry("Gslb", 0);
+      assertThat(watcher.get("/actuator/health").body())
+          .contains("\"missingCrds\":[")
+          .contains("\"gslbs in k8gb.io/v1beta1\"");
+    }
+  }
+
+  @Test
+  void invalidObjectsArePublishedWithProblemsAndNeighboursAreUnaffected() {
+    cluster.installHttpRouteCrd("v1");
+    kube.resource(
+            new NodeBuilder(Fixtures.node("node-bad", "eu-1a", true, "10.0.0.9"))
+                .editMetadata()
+                .addToAnnotations("k3s.io/external-ip", "not-an-ip")
+                .endMetadata()
+                .build())
+        .create();
+    kube.resource(Fixtures.node("node-good", "eu-1a", true, "10.0.0.1")).create();
+    HTTPRoute badRoute =
+        Fixtures.httpRoute("shop", "bad", List.of("ok.example.com", "bad_host.example.com"), "web");
+    badRoute.getMetadata().getAnnotations().put("directdns.meisterlala.dev/ttl", "60s");
+    kube.resource(badRoute).create();
+    kube.resource(Fixtures.httpRoute("shop", "good", List.of("good.example.com"), "web")).create();
+
+    try (RunningWatcher watcher = RunningWatcher.start(cluster, prefix);
+        TopicRecorder topics = new TopicRecorder(SharedBroker.bootstrapServers(), prefix)) {
+      await().atMost(WAIT).until(() -> topics.markers().stream().anyMatch(SyncMarker::synced));
+
+      NodeState badNode = (NodeState) topics.latest(Topics.NODES, "Node/node-bad");
+      assertThat(badNode.problems())
+          .containsExactly(
+              new Problem(
+                  "metadata.annotations[k3s.io/external-ip]",
+                  "not-an-ip",
+                  "not a strict IPv4 or IPv6 address literal"));
+      assertThat(badNode.annotations()).containsEntry("k3s.io/external-ip", "not-an-ip");
+      assertThat(((NodeState) topics.latest(Topics.NODES, "Node/node-good")).problems()).isEmpty();
+
+      RouteState bad = (RouteState) topics.latest(Topics.ROUTES, "HTTPRoute/shop/bad");
+      assertThat(bad.hostnames()).containsExactly("ok.example.com");
+      assertThat(bad.problems())
+          .extracting(Problem::field, Problem::value)
+          .containsExactly(
+              tuple("spec.hostnames[1]", "bad_host.example.com"),
+              tuple("metadata.annotations[directdns.meisterlala.dev/ttl]", "60s"));
+      RouteState good = (RouteState) topics.latest(Topics.ROUTES, "HTTPRoute/shop/good");
+      assertThat(good.problems()).isEmpty();
+      assertThat(good.hostnames()).containsExactly("good.example.com");
+
+      assertThat(watcher.get("/actuator/prometheus").body())
+          .contains("cairn_watcher_objects_problems{kind=\"Node\"} 1.0")
+          .contains("cairn_watcher_objects_problems{kind=\"HTTPRoute\"} 1.0")
+          .contains("cairn_watcher_events_published_total{kind=\"Node\",op=\"upsert\"} 2.0");
+
+      // Fixing the object publishes it again without problems.
+      Node fixed = kube.nodes().withName("node-bad").get();
+      fixed.getMetadata().getAnnotations().put("k3s.io/external-ip", "203.0.113.9");
+      kube.resource(fixed).update();
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () ->
+                  assertThat(((NodeState) topics.latest(Topics.NODES, "Node/node-bad")).problems())
+                      .isEmpty());
+    }
+  }
+
+  @Test
+  void namespacesAndLabelSelectorLimitWhatIsWatched() {
+    kube.resource(labelled(Fixtures.service("shop", "web", "ClusterIP", null), "web")).create();
+    kube.resource(labelled(Fixtures.service("shop", "other", "ClusterIP", null), "other")).create();
+    kube.resource(labelled(Fixtures.service("blog", "web", "ClusterIP", null), "web")).create();
+    EndpointSlice slice = Fixtures.slice("shop", "web-1", "web", Map.of("10.1.0.1", "node-a"));
+    slice.getMetadata().getLabels().put("app", "web");
+    kube.resource(slice).create();
+    kube.resource(Fixtures.node("node-a", "eu-1a", false, "10.0.0.1")).create();
+
+    try (RunningWatcher watcher =
+            RunningWatcher.start(
+                cluster,
+                prefix,
+                "watcher.namespaces[0]=shop",
+                "watcher.label-selector=app=web",
+                "watcher.leader-election.enabled=false");
+        TopicRecorder topics = new TopicRecorder(SharedBroker.bootstrapServers(), prefix)) {
+      await().atMost(WAIT).until(() -> topics.markers().stream().anyMatch(SyncMarker::synced));
+      assertThat(topics.state())
+          .extracting(TopicRecorder.Message::key)
+          .containsExactlyInAnyOrder("Service/shop/web", "Service/shop/web", "Node/node-a");
+      assertThat(topics.of(Topics.ENDPOINTS))
+          .extracting(TopicRecorder.Message::key)
+          .containsExactly("Service/shop/web");
+      assertThat(watcher.status().electionEnabled()).isFalse();
+    }
+  }
+
+  @Test
+  void periodicReListsPublishOnlyRealDifferences() {
+    kube.resource(Fixtures.node("node-a", "eu-1a", true, "10.0.0.1")).create();
+    kube.resource(Fixtures.service("shop", "web", "ClusterIP", null)).create();
+    kube.resource(Fixtures.slice("shop", "web-1", "web", Map.of("10.1.0.1", "node-a"))).create();
+
+    try (RunningWatcher watcher =
+            RunningWatcher.start(cluster, prefix, "watcher.resync-period=500ms");
+        TopicRecorder topics = new TopicRecorder(SharedBroker.bootstrapServers(), prefix)) {
+      await().atMost(WAIT).until(() -> topics.markers().stream().anyMatch(SyncMarker::synced));
+      assertThat(topics.state()).hasSize(3);
+
+      await()
+          .atMost(WAIT)
+          .until(
+              () ->
+                  resyncs(watcher, "Node") >= 2
+                      && resyncs(watcher, "ServiceEndpoints") >= 2
+                      && resyncs(watcher, "Service") >= 2);
+      kube.resource(Fixtures.node("node-a", "eu-1b", true, "10.0.0.1")).update();
+      await()
+          .atMost(WAIT)
+          .until(
+              () ->
+                  "eu-1b".equals(((NodeState) topics.latest(Topics.NODES, "Node/node-a")).zone()));
+      int afterChange = resyncs(watcher, "Node");
+      await().atMost(WAIT).until(() -> resyncs(watcher, "Node") >= afterChange + 2);
+
+      assertThat(topics.state()).hasSize(4);
+      assertThat(topics.markers()).hasSize(2);
+      assertThat(watcher.get("/actuator/health").body()).contains("\"lastList\"");
+    }
+  }
+
+  private static int resyncs(RunningWatcher watcher, String kind) {
+    String prometheus = watcher.get("/actuator/prometheus").body();
+    String prefix = "cairn_watcher_resyncs_total{kind=\"" + kind + "\"} ";
+    int at = prometheus.indexOf(prefix);
+    if (at < 0) {
+      return 0;
+    }
+    int end = prometheus.indexOf('\n', at);
+    return (int) Double.parseDouble(prometheus.substring(at + prefix.length(), end).trim());
+  }
+
+  private static Service labelled(Service service, String app) {
+    return new ServiceBuilder(service).editMetadata().addToLabels("app", app).endMetadata().build();
+  }
+}

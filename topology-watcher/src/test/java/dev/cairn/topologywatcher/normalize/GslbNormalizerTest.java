@@ -1,0 +1,184 @@
+package dev.cairn.topologywatcher.normalize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.commonmodel.topology.BackendRef;
+import dev.cairn.commonmodel.topology.GslbResourceRef;
+import dev.cairn.commonmodel.topology.GslbState;
+import dev.cairn.commonmodel.validation.Problem;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class GslbNormalizerTest {
+
+  private static final Meta META =
+      new Meta(
+          "shop",
+          "web",
+          "uid",
+          Map.of(),
+          Map.of("k8gb.io/exposed-ip-addresses", "203.0.113.1", "other.io/x", "y"));
+
+  private static Map<String, Object> ingressSpec(Object strategy) {
+    return Map.of(
+        "ingress",
+        Map.of(
+            "rules",
+            List.of(
+                Map.of(
+                    "host",
+                    "app.cloud.example.com",
+                    "http",
+                    Map.of(
+                        "paths",
+                        List.of(
+                            Map.of(
+                                "path",
+                                "/",
+                                "backend",
+                                Map.of(
+                                    "service",
+                                    Map.of("name", "web", "port", Map.of("number", 80)))),
+                            Map.of(
+                                "path",
+                                "/api",
+                                "backend",
+                                Map.of(
+                                    "service",
+                                    Map.of("name", "api", "port", Map.of("name", "http"))))))))),
+        "strategy",
+        strategy);
+  }
+
+  @Test
+  void readsEmbeddedIngressRulesAndTheStrategyAsWritten() {
+    GslbState gslb =
+        GslbNormalizer.normalize(
+            META,
+            ingressSpec(
+                Map.of(
+                    "type",
+                    "roundRobin",
+                    "dnsTtlSeconds",
+                    0,
+                    "weight",
+                    Map.of("eu", 60, "us", 40))));
+
+    assertThat(gslb.ref().key()).isEqualTo("Gslb/shop/web");
+    assertThat(gslb.resourceRef()).isNull();
+    assertThat(gslb.ingressRules()).hasSize(1);
+    assertThat(gslb.ingressRules().get(0).host()).isEqualTo("app.cloud.example.com");
+    assertThat(gslb.ingressRules().get(0).backends())
+        .containsExactly(
+            new BackendRef(null, null, null, "web", 80, null),
+            new BackendRef(null, null, null, "api", null, null));
+    assertThat(gslb.strategy().type()).isEqualTo("roundRobin");
+    assertThat(gslb.strategy().dnsTtlSeconds()).isZero();
+    assertThat(gslb.strategy().weight()).containsExactly(Map.entry("eu", 60), Map.entry("us", 40));
+    assertThat(gslb.serviceHealthPolicy()).isNull();
+    assertThat(gslb.annotations()).containsOnlyKeys("k8gb.io/exposed-ip-addresses");
+    assertThat(gslb.problems()).isEmpty();
+  }
+
+  @Test
+  void readsAResourceRefWithASelector() {
+    GslbState gslb =
+        GslbNormalizer.normalize(
+            META,
+            Map.of(
+                "resourceRef",
+                Map.of(
+                    "apiVersion",
+                    "gateway.networking.k8s.io/v1",
+                    "kind",
+                    "HTTPRoute",
+                    "matchLabels",
+                    Map.of("app", "web"),
+                    "matchExpressions",
+                    List.of(Map.of("key", "tier", "operator", "In", "values", List.of("a", "b")))),
+                "strategy",
+                Map.of("type", "failover", "primaryGeoTag", "eu"),
+                "serviceHealthPolicy",
+                "All"));
+
+    assertThat(gslb.resourceRef())
+        .isEqualTo(
+            new GslbResourceRef(
+                "gateway.networking.k8s.io/v1",
+                "HTTPRoute",
+                null,
+                null,
+                Map.of("app", "web"),
+                List.of(
+                    new GslbResourceRef.LabelSelectorRequirement(
+                        "tier", "In", List.of("a", "b")))));
+    assertThat(gslb.serviceHealthPolicy()).isEqualTo("All");
+    assertThat(gslb.problems()).isEmpty();
+  }
+
+  @Test
+  void namesWhatK8gbWouldRejectAndFieldsOfTheWrongType() {
+    GslbState gslb =
+        GslbNormalizer.normalize(
+            META,
+            Map.of(
+                "resourceRef",
+                Map.of("kind", "Ingress"),
+                "strategy",
+                Map.of(
+                    "type", "random",
+                    "dnsTtlSeconds", "thirty",
+                    "primaryGeoTag", "eu west",
+                    "weight", Map.of("eu", 2000, "us_east", 5)),
+                "serviceHealthPolicy",
+                "Most"));
+
+    assertThat(gslb.strategy().type()).isEqualTo("random");
+    assertThat(gslb.strategy().dnsTtlSeconds()).isNull();
+    assertThat(gslb.strategy().weight()).isEmpty();
+    assertThat(gslb.problems())
+        .extracting(Problem::field)
+        .containsExactlyInAnyOrder(
+            "spec.resourceRef",
+            "spec.strategy.type",
+            "spec.strategy.dnsTtlSeconds",
+            "spec.strategy.primaryGeoTag",
+            "spec.strategy.weight[eu]",
+            "spec.strategy.weight[us_east]",
+            "spec.strategy.weight",
+            "spec.serviceHealthPolicy");
+  }
+
+  @Test
+  void namesAMissingStrategyAndNothingToBalance() {
+    GslbState gslb = GslbNormalizer.normalize(META, null);
+
+    assertThat(gslb.strategy()).isNull();
+    assertThat(gslb.problems()).extracting(Problem::field).containsExactly("spec", "spec.strategy");
+  }
+
+  @Test
+  void leavesOutIngressRulesWithoutOrWithABadHost() {
+    GslbState gslb =
+        GslbNormalizer.normalize(
+            META,
+            Map.of(
+                "ingress",
+                Map.of(
+                    "rules",
+                    List.of(Map.of("http", Map.of()), Map.of("host", "a b.example.com"), "x")),
+                "strategy",
+                Map.of("type", "failover")));
+
+    assertThat(gslb.ingressRules()).isEmpty();
+    assertThat(gslb.problems())
+        .extracting(Problem::field)
+        .containsExactly(
+            "spec.ingress.rules[0].host",
+            "spec.ingress.rules[1].host",
+            "spec.ingress.rules[2]",
+            "spec.ingress.rules[2].host",
+            "spec");
+  }
+}

@@ -1,0 +1,155 @@
+package dev.cairn.topologywatcher.normalize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.cairn.commonmodel.topology.BackendRef;
+import dev.cairn.commonmodel.topology.RouteState;
+import dev.cairn.commonmodel.validation.Problem;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RouteNormalizerTest {
+
+  private static final String V1 = "gateway.networking.k8s.io/v1";
+
+  private static Meta meta(Map<String, String> annotations) {
+    return new Meta("shop", "web", "uid-1", Map.of("app", "web"), annotations);
+  }
+
+  @Test
+  void keepsHostnamesAsWrittenAndEveryBackendOfEveryRuleInOrder() {
+    HttpRouteInput input =
+        new HttpRouteInput(
+            meta(Map.of()),
+            V1,
+            List.of("WWW.Example.com.", "*.example.org", "WWW.Example.com."),
+            List.of(
+                new HttpRouteInput.Rule(
+                    List.of(
+                        new BackendRefInput("", "Service", null, "web", 80, 90),
+                        new BackendRefInput(null, null, "other", "canary", 8080, 10))),
+                new HttpRouteInput.Rule(
+                    List.of(new BackendRefInput(null, null, null, "api", null, null)))));
+
+    RouteState route = RouteNormalizer.httpRoute(input);
+
+    assertThat(route.kind()).isEqualTo("HTTPRoute");
+    assertThat(route.apiVersion()).isEqualTo(V1);
+    assertThat(route.ref().key()).isEqualTo("HTTPRoute/shop/web");
+    assertThat(route.uid()).isEqualTo("uid-1");
+    assertThat(route.hostnames()).containsExactly("WWW.Example.com.", "*.example.org");
+    assertThat(route.backends())
+        .containsExactly(
+            new BackendRef("", "Service", null, "web", 80, 90),
+            new BackendRef(null, null, "other", "canary", 8080, 10),
+            new BackendRef(null, null, null, "api", null, null));
+    assertThat(route.problems()).isEmpty();
+  }
+
+  @Test
+  void leavesOutInvalidHostnamesAndNamelessBackendsAndNamesThem() {
+    HttpRouteInput input =
+        new HttpRouteInput(
+            meta(Map.of()),
+            V1,
+            List.of("good.example.com", "bad_host.example.com", "-x.example.com"),
+            List.of(
+                new HttpRouteInput.Rule(
+                    List.of(new BackendRefInput(null, null, null, "", 80, null)))));
+
+    RouteState route = RouteNormalizer.httpRoute(input);
+
+    assertThat(route.hostnames()).containsExactly("good.example.com");
+    assertThat(route.backends()).isEmpty();
+    assertThat(route.problems())
+        .extracting(Problem::field, Problem::value)
+        .containsExactly(
+            tuple("spec.hostnames[1]", "bad_host.example.com"),
+            tuple("spec.hostnames[2]", "-x.example.com"),
+            tuple("spec.rules[0].backendRefs[0].name", ""));
+  }
+
+  @Test
+  void keepsOnlyTheRelevantAnnotationsVerbatimAndChecksTheKnownOnes() {
+    Map<String, String> annotations =
+        Map.of(
+            "directdns.meisterlala.dev/ttl", "60s",
+            "directdns.meisterlala.dev/enabled", "maybe",
+            "directdns.meisterlala.dev/target-nodes", " odin, baldr ,,",
+            "external-dns.alpha.kubernetes.io/hostname", "a.example.com, b_c.example.com",
+            "k8gb.io/strategy", "failover",
+            "kubectl.kubernetes.io/last-applied-configuration", "{}",
+            "external-dns.alpha.kubernetes.io/ttl", "30");
+
+    RouteState route =
+        RouteNormalizer.httpRoute(new HttpRouteInput(meta(annotations), V1, List.of(), List.of()));
+
+    assertThat(route.annotations())
+        .containsOnlyKeys(
+            "directdns.meisterlala.dev/ttl",
+            "directdns.meisterlala.dev/enabled",
+            "directdns.meisterlala.dev/target-nodes",
+            "external-dns.alpha.kubernetes.io/hostname",
+            "k8gb.io/strategy")
+        .containsEntry("directdns.meisterlala.dev/ttl", "60s");
+    assertThat(route.problems())
+        .extracting(Problem::field, Problem::value)
+        .containsExactlyInAnyOrder(
+            tuple("metadata.annotations[directdns.meisterlala.dev/ttl]", "60s"),
+            tuple("metadata.annotations[directdns.meisterlala.dev/enabled]", "maybe"),
+            tuple(
+                "metadata.annotations[external-dns.alpha.kubernetes.io/hostname]",
+                "b_c.example.com"));
+  }
+
+  @Test
+  void readsIngressRuleHostsOnceAndEveryPathBackend() {
+    IngressInput input =
+        new IngressInput(
+            meta(Map.of()),
+            List.of(
+                new IngressInput.Rule(
+                    "shop.example.com",
+                    List.of(
+                        BackendRefInput.service("web", 80), BackendRefInput.service("api", null))),
+                new IngressInput.Rule(
+                    "shop.example.com",
+                    List.of(
+                        new BackendRefInput(
+                            "storage.k8s.io", "Bucket", null, "assets", null, null))),
+                new IngressInput.Rule(null, List.of(BackendRefInput.service("fallback", 80))),
+                new IngressInput.Rule("bad host", List.of())));
+
+    RouteState route = RouteNormalizer.ingress(input);
+
+    assertThat(route.kind()).isEqualTo("Ingress");
+    assertThat(route.apiVersion()).isEqualTo("networking.k8s.io/v1");
+    assertThat(route.hostnames()).containsExactly("shop.example.com");
+    assertThat(route.backends())
+        .extracting(BackendRef::name)
+        .containsExactly("web", "api", "assets", "fallback");
+    assertThat(route.backends().get(0).isService()).isTrue();
+    assertThat(route.backends().get(2).isService()).isFalse();
+    assertThat(route.problems()).extracting(Problem::field).containsExactly("spec.rules[3].host");
+  }
+
+  @Test
+  void reportsAnIngressPathWithoutBackend() {
+    IngressInput input =
+        new IngressInput(
+            meta(Map.of()),
+            List.of(
+                new IngressInput.Rule(
+                    "shop.example.com",
+                    List.of(new BackendRefInput(null, null, null, null, null, null)))));
+
+    RouteState route = RouteNormalizer.ingress(input);
+
+    assertThat(route.backends()).isEmpty();
+    assertThat(route.problems())
+        .extracting(Problem::field)
+        .containsExactly("spec.rules[0].http.paths[0].backend.name");
+  }
+}
