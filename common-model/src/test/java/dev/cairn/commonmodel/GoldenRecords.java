@@ -195,7 +195,7 @@ public final class GoldenRecords {
         SyncMarker.Phase.SYNCED,
         Instant.parse("2026-11-29T12:00:03.250Z"),
         Map.of(
-            "EndpointSlice", 25,
+            "ServiceEndpoints", 25,
             "Gslb", 2,
             "HTTPRoute", 14,
             "Ingress", 3,

@@ -15,7 +15,6 @@ import dev.cairn.dnsresponder.zone.SnapshotBuilder;
 import dev.cairn.dnsresponder.zone.ZoneSpec;
 import dev.cairn.dnsresponder.zone.Zones;
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -44,10 +43,10 @@ class ResponderConfiguration {
     if (properties.kubernetes().masterUrl() == null) {
       return new KubernetesClientBuilder().build();
     }
-    Config config =
-        new ConfigBuilder(Config.empty())
-            .withMasterUrl(properties.kubernetes().masterUrl().toString())
-            .build();
+    // Credentials and namespace come from fabric8's auto-configuration; the property only
+    // replaces the server URL.
+    Config config = Config.autoConfigure(null);
+    config.setMasterUrl(properties.kubernetes().masterUrl().toString());
     return new KubernetesClientBuilder().withConfig(config).build();
   }
 

@@ -25,7 +25,6 @@ import dev.cairn.recordwriter.reconcile.GslbStatusReports;
 import dev.cairn.recordwriter.reconcile.RecordReconciler;
 import dev.cairn.recordwriter.reconcile.RecordReports;
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -60,12 +59,12 @@ public class WriterConfiguration {
 
   @Bean(destroyMethod = "close")
   KubernetesClient writerKubernetesClient(WriterProperties properties) {
-    Config config =
-        properties.kubernetes().masterUrl() == null
-            ? Config.autoConfigure(null)
-            : new ConfigBuilder(Config.empty())
-                .withMasterUrl(properties.kubernetes().masterUrl().toString())
-                .build();
+    // Credentials and namespace always come from fabric8's auto-configuration (kubeconfig or the
+    // pod's service account); writer.kubernetes.master-url only replaces the server URL.
+    Config config = Config.autoConfigure(null);
+    if (properties.kubernetes().masterUrl() != null) {
+      config.setMasterUrl(properties.kubernetes().masterUrl().toString());
+    }
     FieldManagerInterceptor fieldManager = new FieldManagerInterceptor(properties.fieldManager());
     return new KubernetesClientBuilder()
         .withConfig(config)
