@@ -63,8 +63,8 @@ class RecordWriterBench {
 
   private void writesPerDecisionAndIdle(int n, Duration idle) {
     try (MockKubernetes api = new MockKubernetes(true);
-        DecisionProducer decisions =
-            new DecisionProducer(EmbeddedBroker.bootstrapServers(), "b1.");
+        StateProducer<TargetDecision> decisions =
+            StateProducer.decisions(EmbeddedBroker.bootstrapServers(), "b1.");
         WriterRun writer =
             WriterRun.start(
                 api,
@@ -123,8 +123,8 @@ class RecordWriterBench {
 
   private void bulk(int n, double rate) {
     try (MockKubernetes api = new MockKubernetes(true);
-        DecisionProducer decisions =
-            new DecisionProducer(EmbeddedBroker.bootstrapServers(), "b3.");
+        StateProducer<TargetDecision> decisions =
+            StateProducer.decisions(EmbeddedBroker.bootstrapServers(), "b3.");
         WriterRun writer =
             WriterRun.start(
                 api, "b3.", concat(QUIET, "writer.rate-limit.writes-per-second=" + rate))) {
@@ -169,7 +169,7 @@ class RecordWriterBench {
   }
 
   private static void barrier(
-      MockKubernetes api, DecisionProducer decisions, String ns, String name) {
+      MockKubernetes api, StateProducer<TargetDecision> decisions, String ns, String name) {
     // Created, then updated: the update is planned in a later batch, so every earlier batch is
     // done.
     decisions.send(TestDecisions.publish(ns, "barrier-" + name, "198.51.100.1"));

@@ -5,6 +5,7 @@ import static dev.cairn.recordwriter.TestDecisions.publish;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.commonmodel.decision.TargetDecision;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.time.Duration;
 import java.util.List;
@@ -19,8 +20,8 @@ class GraceRestartIT {
   @Test
   void keepsTheTimerAcrossARestartAndRestoresTargetsThatCameBackMeanwhile() {
     try (MockKubernetes api = new MockKubernetes(true);
-        DecisionProducer decisions =
-            new DecisionProducer(EmbeddedBroker.bootstrapServers(), "restart.")) {
+        StateProducer<TargetDecision> decisions =
+            StateProducer.decisions(EmbeddedBroker.bootstrapServers(), "restart.")) {
       String[] grace = {"writer.grace-period=8s"};
       decisions.send(publish("restart", "expires", "192.0.2.1"));
       decisions.send(publish("restart", "recovers", "192.0.2.2"));

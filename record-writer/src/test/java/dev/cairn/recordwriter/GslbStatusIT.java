@@ -34,13 +34,13 @@ class GslbStatusIT {
   private static final Duration WAIT = Duration.ofSeconds(30);
 
   private MockKubernetes api;
-  private GslbStatusProducer statuses;
+  private StateProducer<GslbStatus> statuses;
   private WriterRun writer;
 
   @BeforeAll
   void start() {
     api = new MockKubernetes(true);
-    statuses = new GslbStatusProducer(EmbeddedBroker.bootstrapServers(), "gs.");
+    statuses = StateProducer.gslbStatuses(EmbeddedBroker.bootstrapServers(), "gs.");
     // Present before the writer starts: a Gslb and its status.
     String uid = uid(api.createGslb("early", "web"));
     statuses.send(healthy("early", "web", uid, "192.0.2.10"));

@@ -5,6 +5,8 @@ import static dev.cairn.recordwriter.TestDecisions.publish;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.commonmodel.decision.GslbStatus;
+import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.recordwriter.leader.LeaderElection;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.time.Duration;
@@ -21,10 +23,10 @@ class LeaderElectionIT {
   @Test
   void onlyTheLeaderWritesAndAStandbyTakesOverWhenItStops() {
     try (MockKubernetes api = new MockKubernetes(true);
-        DecisionProducer decisions =
-            new DecisionProducer(EmbeddedBroker.bootstrapServers(), "leader.");
-        GslbStatusProducer statuses =
-            new GslbStatusProducer(EmbeddedBroker.bootstrapServers(), "leader.")) {
+        StateProducer<TargetDecision> decisions =
+            StateProducer.decisions(EmbeddedBroker.bootstrapServers(), "leader.");
+        StateProducer<GslbStatus> statuses =
+            StateProducer.gslbStatuses(EmbeddedBroker.bootstrapServers(), "leader.")) {
       String[] leaseSettings = {
         "writer.leader-election.namespace=cairn",
         "writer.leader-election.lease-duration=15s",
@@ -89,8 +91,8 @@ class LeaderElectionIT {
   @Test
   void losingTheLeaseStopsWritingButNotTheProcess() {
     try (MockKubernetes api = new MockKubernetes(true);
-        DecisionProducer decisions =
-            new DecisionProducer(EmbeddedBroker.bootstrapServers(), "lost.");
+        StateProducer<TargetDecision> decisions =
+            StateProducer.decisions(EmbeddedBroker.bootstrapServers(), "lost.");
         WriterRun writer = WriterRun.start(api, "lost.", "writer.leader-election.namespace=lost")) {
       LeaderElection election = writer.bean(LeaderElection.class);
       await().atMost(WAIT).until(election::isLeader);

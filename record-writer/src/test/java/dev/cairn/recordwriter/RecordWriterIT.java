@@ -36,13 +36,13 @@ class RecordWriterIT {
   private static final Duration WAIT = Duration.ofSeconds(30);
 
   private MockKubernetes api;
-  private DecisionProducer decisions;
+  private StateProducer<TargetDecision> decisions;
   private WriterRun writer;
 
   @BeforeAll
   void start() {
     api = new MockKubernetes(true);
-    decisions = new DecisionProducer(EmbeddedBroker.bootstrapServers(), "rw.");
+    decisions = StateProducer.decisions(EmbeddedBroker.bootstrapServers(), "rw.");
     // Present before the writer starts: an orphan it owns, a foreign object, a decision.
     api.create(owned("orphans", objectName("gone"), "HTTPRoute/orphans/gone", "192.0.2.99"));
     api.create(foreign("foreign", objectName("web"), "k8s-direct-dns"));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cairn.commonmodel.codec.SchemaVersion;
+import dev.cairn.commonmodel.decision.TargetDecision;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -23,8 +24,8 @@ class UnreadableDecisionsIT {
   @Test
   void deletesNothingBeforeTheDecisionsAreReadToTheEnd() throws Exception {
     try (MockKubernetes api = new MockKubernetes(true);
-        DecisionProducer decisions =
-            new DecisionProducer(EmbeddedBroker.bootstrapServers(), "blocked.")) {
+        StateProducer<TargetDecision> decisions =
+            StateProducer.decisions(EmbeddedBroker.bootstrapServers(), "blocked.")) {
       api.create(
           RecordWriterIT.owned(
               "blocked", objectName("orphan"), "HTTPRoute/blocked/orphan", "192.0.2.1"));

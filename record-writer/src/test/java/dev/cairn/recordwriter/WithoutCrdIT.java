@@ -4,6 +4,8 @@ import static dev.cairn.recordwriter.TestDecisions.objectName;
 import static dev.cairn.recordwriter.TestDecisions.publish;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.commonmodel.decision.GslbStatus;
+import dev.cairn.commonmodel.decision.TargetDecision;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -16,10 +18,10 @@ class WithoutCrdIT {
   @Test
   void writesToABareCrudMock() {
     try (MockKubernetes api = new MockKubernetes(false);
-        DecisionProducer decisions =
-            new DecisionProducer(EmbeddedBroker.bootstrapServers(), "bare.");
-        GslbStatusProducer statuses =
-            new GslbStatusProducer(EmbeddedBroker.bootstrapServers(), "bare.");
+        StateProducer<TargetDecision> decisions =
+            StateProducer.decisions(EmbeddedBroker.bootstrapServers(), "bare.");
+        StateProducer<GslbStatus> statuses =
+            StateProducer.gslbStatuses(EmbeddedBroker.bootstrapServers(), "bare.");
         WriterRun writer = WriterRun.start(api, "bare.")) {
       decisions.send(publish("bare", "web", "192.0.2.1"));
       String uid = api.createGslb("bare", "gslb").getMetadata().getUid();

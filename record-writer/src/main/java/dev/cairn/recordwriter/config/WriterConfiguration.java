@@ -1,12 +1,14 @@
 package dev.cairn.recordwriter.config;
 
+import dev.cairn.commonmodel.TopicSpec;
 import dev.cairn.commonmodel.Topics;
+import dev.cairn.commonmodel.decision.GslbStatus;
+import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.recordwriter.health.DecisionsHealthIndicator;
 import dev.cairn.recordwriter.health.DnsEndpointsHealthIndicator;
 import dev.cairn.recordwriter.health.GslbStatusHealthIndicator;
 import dev.cairn.recordwriter.health.LeadershipHealthIndicator;
-import dev.cairn.recordwriter.kafka.DecisionsFeed;
-import dev.cairn.recordwriter.kafka.GslbStatusFeed;
+import dev.cairn.recordwriter.kafka.StateFeed;
 import dev.cairn.recordwriter.kube.CrdSchema;
 import dev.cairn.recordwriter.kube.DnsEndpointCache;
 import dev.cairn.recordwriter.kube.DnsEndpointMapper;
@@ -35,6 +37,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BiConsumer;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
@@ -236,22 +239,22 @@ public class WriterConfiguration {
   }
 
   @Bean
-  DecisionsFeed decisionsFeed(
+  StateFeed<TargetDecision> decisionsFeed(
       KafkaConnectionDetails connection,
       KafkaProperties kafka,
       WriterProperties properties,
       RecordReconciler reconciler,
       LeaderElection election,
       WriterMetrics metrics) {
-    Map<String, Object> config = new HashMap<>(kafka.buildConsumerProperties());
-    config.remove(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
-    config.put(ConsumerConfig.CLIENT_ID_CONFIG, "cairn-record-writer-" + election.identity());
-    DecisionsFeed feed =
-        new DecisionsFeed(
-            String.join(",", connection.getConsumer().getBootstrapServers()),
-            config,
-            properties.topics().name(Topics.DECISIONS),
-            reconciler);
+    StateFeed<TargetDecision> feed =
+        stateFeed(
+            connection,
+            kafka,
+            properties,
+            "cairn-record-writer-" + election.identity(),
+            Topics.DECISIONS,
+            reconciler::onDecision,
+            reconciler::onDecisionsCaughtUp);
     metrics.gauge(
         "cairn.writer.decisions.caught.up",
         "1 once the decisions topic has been read to its end",
@@ -290,23 +293,22 @@ public class WriterConfiguration {
   }
 
   @Bean
-  GslbStatusFeed gslbStatusFeed(
+  StateFeed<GslbStatus> gslbStatusFeed(
       KafkaConnectionDetails connection,
       KafkaProperties kafka,
       WriterProperties properties,
       GslbStatusReconciler reconciler,
       LeaderElection election,
       WriterMetrics metrics) {
-    Map<String, Object> config = new HashMap<>(kafka.buildConsumerProperties());
-    config.remove(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
-    config.put(
-        ConsumerConfig.CLIENT_ID_CONFIG, "cairn-record-writer-status-" + election.identity());
-    GslbStatusFeed feed =
-        new GslbStatusFeed(
-            String.join(",", connection.getConsumer().getBootstrapServers()),
-            config,
-            properties.topics().name(Topics.GSLB_STATUS),
-            reconciler);
+    StateFeed<GslbStatus> feed =
+        stateFeed(
+            connection,
+            kafka,
+            properties,
+            "cairn-record-writer-status-" + election.identity(),
+            Topics.GSLB_STATUS,
+            reconciler::onStatus,
+            reconciler::onStatusesCaughtUp);
     metrics.gauge(
         "cairn.writer.gslb.status.caught.up",
         "1 once the Gslb status topic has been read to its end",
@@ -315,14 +317,38 @@ public class WriterConfiguration {
     return feed;
   }
 
+  /**
+   * A feed on one state topic, read with Spring Boot's consumer settings (the bootstrap servers are
+   * passed on their own) under its own client id.
+   */
+  private static <V> StateFeed<V> stateFeed(
+      KafkaConnectionDetails connection,
+      KafkaProperties kafka,
+      WriterProperties properties,
+      String clientId,
+      TopicSpec<V> topic,
+      BiConsumer<String, V> onChange,
+      Runnable onCaughtUp) {
+    Map<String, Object> config = new HashMap<>(kafka.buildConsumerProperties());
+    config.remove(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
+    config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+    return new StateFeed<>(
+        String.join(",", connection.getConsumer().getBootstrapServers()),
+        config,
+        properties.topics(),
+        topic,
+        onChange,
+        onCaughtUp);
+  }
+
   @Bean
   WriterLifecycle writerLifecycle(
       DnsEndpointStore store,
       RecordReconciler reconciler,
-      DecisionsFeed feed,
+      StateFeed<TargetDecision> feed,
       GslbStore gslbStore,
       GslbStatusReconciler statusReconciler,
-      GslbStatusFeed statusFeed,
+      StateFeed<GslbStatus> statusFeed,
       EventWriter events,
       LeaderElection election) {
     return new WriterLifecycle(
@@ -331,12 +357,12 @@ public class WriterConfiguration {
 
   @Bean
   GslbStatusHealthIndicator gslbStatusHealthIndicator(
-      GslbStatusFeed feed, GslbStore store, GslbStatusReports reports) {
+      StateFeed<GslbStatus> feed, GslbStore store, GslbStatusReports reports) {
     return new GslbStatusHealthIndicator(feed, store, reports);
   }
 
   @Bean
-  DecisionsHealthIndicator decisionsHealthIndicator(DecisionsFeed feed) {
+  DecisionsHealthIndicator decisionsHealthIndicator(StateFeed<TargetDecision> feed) {
     return new DecisionsHealthIndicator(feed);
   }
 

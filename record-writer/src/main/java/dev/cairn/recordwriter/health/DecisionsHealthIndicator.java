@@ -1,6 +1,7 @@
 package dev.cairn.recordwriter.health;
 
-import dev.cairn.recordwriter.kafka.DecisionsFeed;
+import dev.cairn.commonmodel.decision.TargetDecision;
+import dev.cairn.recordwriter.kafka.StateFeed;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -11,27 +12,16 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  */
 public final class DecisionsHealthIndicator implements HealthIndicator {
 
-  private final DecisionsFeed feed;
+  private final StateFeed<TargetDecision> feed;
 
   /** Reports on this feed. */
-  public DecisionsHealthIndicator(DecisionsFeed feed) {
+  public DecisionsHealthIndicator(StateFeed<TargetDecision> feed) {
     this.feed = feed;
   }
 
   @Override
   public Health health() {
-    Health.Builder builder;
-    String blocked = feed.blockedReason();
-    if (blocked != null) {
-      builder = Health.down().withDetail("blockedReason", blocked);
-    } else if (!feed.caughtUp()) {
-      builder = Health.outOfService().withDetail("reason", "catching up with the decisions topic");
-    } else {
-      builder = Health.up();
-    }
-    return builder
-        .withDetail("topic", feed.topic())
-        .withDetail("caughtUp", feed.caughtUp())
+    return FeedHealth.of(feed, "decisions topic")
         .withDetail("decisions", feed.size())
         .withDetail("malformedSkipped", feed.malformedCount())
         .build();

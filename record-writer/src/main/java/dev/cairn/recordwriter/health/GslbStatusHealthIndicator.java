@@ -1,6 +1,7 @@
 package dev.cairn.recordwriter.health;
 
-import dev.cairn.recordwriter.kafka.GslbStatusFeed;
+import dev.cairn.commonmodel.decision.GslbStatus;
+import dev.cairn.recordwriter.kafka.StateFeed;
 import dev.cairn.recordwriter.kube.GslbStore;
 import dev.cairn.recordwriter.reconcile.GslbStatusReports;
 import dev.cairn.recordwriter.status.StatusPlan;
@@ -16,13 +17,13 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  */
 public final class GslbStatusHealthIndicator implements HealthIndicator {
 
-  private final GslbStatusFeed feed;
+  private final StateFeed<GslbStatus> feed;
   private final GslbStore store;
   private final GslbStatusReports reports;
 
   /** Reports on these parts. */
   public GslbStatusHealthIndicator(
-      GslbStatusFeed feed, GslbStore store, GslbStatusReports reports) {
+      StateFeed<GslbStatus> feed, GslbStore store, GslbStatusReports reports) {
     this.feed = feed;
     this.store = store;
     this.reports = reports;
@@ -30,24 +31,12 @@ public final class GslbStatusHealthIndicator implements HealthIndicator {
 
   @Override
   public Health health() {
-    Health.Builder builder;
-    String blocked = feed.blockedReason();
-    if (blocked != null) {
-      builder = Health.down().withDetail("blockedReason", blocked);
-    } else if (!feed.caughtUp()) {
-      builder =
-          Health.outOfService().withDetail("reason", "catching up with the Gslb status topic");
-    } else {
-      builder = Health.up();
-    }
     Map<String, Integer> states = new TreeMap<>();
     reports.countByState().forEach((k, v) -> states.put(k.name(), v));
     for (StatusPlan.Action a : StatusPlan.Action.values()) {
       states.putIfAbsent(a.name(), 0);
     }
-    return builder
-        .withDetail("topic", feed.topic())
-        .withDetail("caughtUp", feed.caughtUp())
+    return FeedHealth.of(feed, "Gslb status topic")
         .withDetail("statuses", feed.size())
         .withDetail("malformedSkipped", feed.malformedCount())
         .withDetail("gslbApiServed", store.served())

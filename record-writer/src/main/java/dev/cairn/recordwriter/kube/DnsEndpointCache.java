@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * watch event cannot roll the view back. A delete leaves a short-lived marker for the same reason.
  * Thread-safe.
  */
-public final class DnsEndpointCache {
+public final class DnsEndpointCache implements CachedResources.Cache {
 
   private record Entry(GenericKubernetesResource object, long version) {}
 

@@ -14,12 +14,9 @@ import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.StatusDetails;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -49,11 +46,10 @@ public final class DnsEndpointStore {
 
   private static final Logger log = LoggerFactory.getLogger(DnsEndpointStore.class);
 
-  private final KubernetesClient client;
+  private final CachedResources dnsEndpoints;
   private final DnsEndpointMapper mapper;
   private final DnsEndpointCache cache;
   private final CrdSchema schema;
-  private final WriteRateLimiter limiter;
   private final WriterMetrics metrics;
 
   /** A store writing through this client. */
@@ -64,20 +60,12 @@ public final class DnsEndpointStore {
       CrdSchema schema,
       WriteRateLimiter limiter,
       WriterMetrics metrics) {
-    this.client = client;
+    this.dnsEndpoints =
+        new CachedResources(client, CONTEXT, cache, DnsEndpointMapper::keyOf, limiter, log);
     this.mapper = mapper;
     this.cache = cache;
     this.schema = schema;
-    this.limiter = limiter;
     this.metrics = metrics;
-  }
-
-  private MixedOperation<
-          GenericKubernetesResource,
-          GenericKubernetesResourceList,
-          Resource<GenericKubernetesResource>>
-      resources() {
-    return client.genericKubernetesResources(CONTEXT);
   }
 
   /**
@@ -88,7 +76,10 @@ public final class DnsEndpointStore {
    */
   public boolean served() {
     try {
-      resources().inAnyNamespace().list(new ListOptionsBuilder().withLimit(1L).build());
+      dnsEndpoints
+          .resources()
+          .inAnyNamespace()
+          .list(new ListOptionsBuilder().withLimit(1L).build());
       return true;
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404) {
@@ -107,7 +98,8 @@ public final class DnsEndpointStore {
    */
   public int listOwned() {
     GenericKubernetesResourceList list =
-        resources()
+        dnsEndpoints
+            .resources()
             .inAnyNamespace()
             .withLabel(Ownership.MANAGED_BY_LABEL, Ownership.MANAGED_BY_VALUE)
             .list();
@@ -124,14 +116,7 @@ public final class DnsEndpointStore {
    * @throws KubernetesClientException when the read fails
    */
   public Optional<GenericKubernetesResource> read(ObjectKey key) {
-    GenericKubernetesResource r =
-        resources().inNamespace(key.namespace()).withName(key.name()).get();
-    if (r == null) {
-      cache.forget(key, null);
-      return Optional.empty();
-    }
-    cache.observe(r);
-    return Optional.of(r);
+    return dnsEndpoints.read(key);
   }
 
   /**
@@ -140,30 +125,12 @@ public final class DnsEndpointStore {
    */
   public SharedIndexInformer<GenericKubernetesResource> inform(Consumer<ObjectKey> changed) {
     SharedIndexInformer<GenericKubernetesResource> informer =
-        resources()
+        dnsEndpoints
+            .resources()
             .inAnyNamespace()
             .withLabel(Ownership.MANAGED_BY_LABEL, Ownership.MANAGED_BY_VALUE)
             .runnableInformer(0);
-    informer.addEventHandler(
-        new ResourceEventHandler<GenericKubernetesResource>() {
-          @Override
-          public void onAdd(GenericKubernetesResource r) {
-            cache.observe(r);
-            changed.accept(DnsEndpointMapper.keyOf(r));
-          }
-
-          @Override
-          public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource r) {
-            cache.observe(r);
-            changed.accept(DnsEndpointMapper.keyOf(r));
-          }
-
-          @Override
-          public void onDelete(GenericKubernetesResource r, boolean finalStateUnknown) {
-            cache.forget(DnsEndpointMapper.keyOf(r), r.getMetadata().getResourceVersion());
-            changed.accept(DnsEndpointMapper.keyOf(r));
-          }
-        });
+    informer.addEventHandler(dnsEndpoints.events(changed));
     informer.start();
     return informer;
   }
@@ -192,92 +159,40 @@ public final class DnsEndpointStore {
             "not sent: violates the " + schema.description() + " schema: " + problems);
       }
     }
-    try {
-      limiter.acquire();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return WriteResult.of(WriteResult.Status.SKIPPED, "interrupted while rate-limited");
-    }
-    if (!mayWrite.getAsBoolean()) {
-      return WriteResult.of(WriteResult.Status.SKIPPED, "not the leader, or shutting down");
-    }
+    GenericKubernetesResource sent = body;
     String operation = operation(change);
-    long start = System.nanoTime();
-    WriteResult result;
-    try {
-      result = send(change, body);
-    } catch (KubernetesClientException e) {
-      result = failed(change, e);
-    }
-    metrics.write(operation, result.tag(), Duration.ofNanos(System.nanoTime() - start));
-    return result;
+    return dnsEndpoints.send(
+        change.key(),
+        change instanceof Create,
+        "the object",
+        mayWrite,
+        () -> send(change, sent),
+        (result, latency) -> metrics.write(operation, result, latency));
   }
 
   private WriteResult send(Change change, GenericKubernetesResource body) {
     ObjectKey key = change.key();
     if (change instanceof Create) {
       GenericKubernetesResource created =
-          resources().inNamespace(key.namespace()).resource(body).create();
+          dnsEndpoints.resources().inNamespace(key.namespace()).resource(body).create();
       cache.observe(created);
       return WriteResult.of(WriteResult.Status.DONE, "created");
     }
     if (change instanceof Update) {
       GenericKubernetesResource updated =
-          resources().inNamespace(key.namespace()).resource(body).update();
+          dnsEndpoints.resources().inNamespace(key.namespace()).resource(body).update();
       cache.observe(updated);
       return WriteResult.of(WriteResult.Status.DONE, "updated");
     }
     String version = ((Delete) change).current().version();
     Resource<GenericKubernetesResource> target =
-        resources().inNamespace(key.namespace()).withName(key.name());
+        dnsEndpoints.resources().inNamespace(key.namespace()).withName(key.name());
     List<StatusDetails> deleted =
         version == null ? target.delete() : target.lockResourceVersion(version).delete();
     cache.forget(key, version);
     return deleted.isEmpty()
         ? WriteResult.of(WriteResult.Status.GONE, "already gone")
         : WriteResult.of(WriteResult.Status.DONE, "deleted");
-  }
-
-  private WriteResult failed(Change change, KubernetesClientException e) {
-    ObjectKey key = change.key();
-    int code = e.getCode();
-    if (code == 409) {
-      try {
-        Optional<GenericKubernetesResource> now = read(key);
-        return WriteResult.of(
-            WriteResult.Status.CONFLICT,
-            (change instanceof Create
-                    ? "the name is taken"
-                    : "the object changed since it was read")
-                + "; read again"
-                + now.map(r -> " at resourceVersion " + r.getMetadata().getResourceVersion())
-                    .orElse(" (now gone)"));
-      } catch (KubernetesClientException readFailure) {
-        log.atWarn()
-            .addKeyValue("dnsendpoint", key)
-            .addKeyValue("error", readFailure.getMessage())
-            .log("could not read a DNSEndpoint again after a conflict");
-        return WriteResult.of(WriteResult.Status.FAILED, "conflict, and the re-read failed");
-      }
-    }
-    if (code == 404 && !(change instanceof Create)) {
-      cache.forget(key, null);
-      return WriteResult.of(WriteResult.Status.GONE, "the object no longer exists");
-    }
-    if (code == 422 || code == 400) {
-      return WriteResult.of(
-          WriteResult.Status.INVALID, "refused by the API server (" + code + "): " + message(e));
-    }
-    return WriteResult.of(
-        WriteResult.Status.FAILED,
-        (code > 0 ? "API error " + code + ": " : "API call failed: ") + message(e));
-  }
-
-  private static String message(KubernetesClientException e) {
-    if (e.getStatus() != null && e.getStatus().getMessage() != null) {
-      return e.getStatus().getMessage();
-    }
-    return e.getMessage();
   }
 
   /** {@code create}, {@code update} or {@code delete}. */

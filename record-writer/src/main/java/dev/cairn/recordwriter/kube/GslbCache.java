@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * write it made. An older observation never replaces a newer one ({@link ResourceVersion}); a
  * delete leaves a marker until the next {@link #dropMarkers()}. Thread-safe.
  */
-public final class GslbCache {
+public final class GslbCache implements CachedResources.Cache {
 
   private record Entry(GenericKubernetesResource object, long version) {}
 

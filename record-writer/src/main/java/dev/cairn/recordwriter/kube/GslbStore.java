@@ -6,17 +6,12 @@ import dev.cairn.recordwriter.plan.ObjectKey;
 import dev.cairn.recordwriter.status.LiveGslb;
 import dev.cairn.recordwriter.status.StatusPlan;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.MixedOperation;
-import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,10 +47,9 @@ public final class GslbStore {
 
   private static final Logger log = LoggerFactory.getLogger(GslbStore.class);
 
-  private final KubernetesClient client;
+  private final CachedResources gslbs;
   private final GslbCache cache;
   private final CrdSchema schema;
-  private final WriteRateLimiter limiter;
   private final WriterMetrics metrics;
   private volatile SharedIndexInformer<GenericKubernetesResource> informer;
   private volatile boolean served = true;
@@ -67,19 +61,10 @@ public final class GslbStore {
       CrdSchema schema,
       WriteRateLimiter limiter,
       WriterMetrics metrics) {
-    this.client = client;
+    this.gslbs = new CachedResources(client, CONTEXT, cache, GslbCache::keyOf, limiter, log);
     this.cache = cache;
     this.schema = schema;
-    this.limiter = limiter;
     this.metrics = metrics;
-  }
-
-  private MixedOperation<
-          GenericKubernetesResource,
-          GenericKubernetesResourceList,
-          Resource<GenericKubernetesResource>>
-      resources() {
-    return client.genericKubernetesResources(CONTEXT);
   }
 
   /**
@@ -95,7 +80,7 @@ public final class GslbStore {
       return true;
     }
     try {
-      resources().inAnyNamespace().list(new ListOptionsBuilder().withLimit(1L).build());
+      gslbs.resources().inAnyNamespace().list(new ListOptionsBuilder().withLimit(1L).build());
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404) {
         if (served) {
@@ -112,27 +97,8 @@ public final class GslbStore {
     }
     served = true;
     SharedIndexInformer<GenericKubernetesResource> i =
-        resources().inAnyNamespace().runnableInformer(0);
-    i.addEventHandler(
-        new ResourceEventHandler<GenericKubernetesResource>() {
-          @Override
-          public void onAdd(GenericKubernetesResource r) {
-            cache.observe(r);
-            changed.accept(GslbCache.keyOf(r));
-          }
-
-          @Override
-          public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource r) {
-            cache.observe(r);
-            changed.accept(GslbCache.keyOf(r));
-          }
-
-          @Override
-          public void onDelete(GenericKubernetesResource r, boolean finalStateUnknown) {
-            cache.forget(GslbCache.keyOf(r), r.getMetadata().getResourceVersion());
-            changed.accept(GslbCache.keyOf(r));
-          }
-        });
+        gslbs.resources().inAnyNamespace().runnableInformer(0);
+    i.addEventHandler(gslbs.events(changed));
     i.start();
     informer = i;
     return true;
@@ -170,14 +136,7 @@ public final class GslbStore {
    * @throws KubernetesClientException when the read fails
    */
   public Optional<GenericKubernetesResource> read(ObjectKey key) {
-    GenericKubernetesResource r =
-        resources().inNamespace(key.namespace()).withName(key.name()).get();
-    if (r == null) {
-      cache.forget(key, null);
-      return Optional.empty();
-    }
-    cache.observe(r);
-    return Optional.of(r);
+    return gslbs.read(key);
   }
 
   /** A Gslb reduced to what the status plan compares. */
@@ -208,30 +167,22 @@ public final class GslbStore {
           WriteResult.Status.INVALID,
           "not sent: violates the " + schema.description() + " status schema: " + problems);
     }
-    try {
-      limiter.acquire();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return WriteResult.of(WriteResult.Status.SKIPPED, "interrupted while rate-limited");
-    }
-    if (!mayWrite.getAsBoolean()) {
-      return WriteResult.of(WriteResult.Status.SKIPPED, "not the leader, or shutting down");
-    }
-    long start = System.nanoTime();
-    WriteResult result;
-    try {
-      GenericKubernetesResource written =
-          resources()
-              .inNamespace(plan.key().namespace())
-              .resource(withStatus(base, plan))
-              .updateStatus();
-      cache.observe(written);
-      result = WriteResult.of(WriteResult.Status.DONE, "status written");
-    } catch (KubernetesClientException e) {
-      result = failed(plan.key(), e);
-    }
-    metrics.statusWrite(result.tag(), Duration.ofNanos(System.nanoTime() - start));
-    return result;
+    return gslbs.send(
+        plan.key(),
+        false,
+        "the Gslb",
+        mayWrite,
+        () -> {
+          GenericKubernetesResource written =
+              gslbs
+                  .resources()
+                  .inNamespace(plan.key().namespace())
+                  .resource(withStatus(base, plan))
+                  .updateStatus();
+          cache.observe(written);
+          return WriteResult.of(WriteResult.Status.DONE, "status written");
+        },
+        metrics::statusWrite);
   }
 
   private static GenericKubernetesResource withStatus(
@@ -245,43 +196,5 @@ public final class GslbStore {
     rest.put("status", plan.status());
     body.setAdditionalProperties(rest);
     return body;
-  }
-
-  private WriteResult failed(ObjectKey key, KubernetesClientException e) {
-    int code = e.getCode();
-    if (code == 409) {
-      try {
-        Optional<GenericKubernetesResource> now = read(key);
-        return WriteResult.of(
-            WriteResult.Status.CONFLICT,
-            "the Gslb changed since it was read; read again"
-                + now.map(r -> " at resourceVersion " + r.getMetadata().getResourceVersion())
-                    .orElse(" (now gone)"));
-      } catch (KubernetesClientException readFailure) {
-        log.atWarn()
-            .addKeyValue("gslb", key)
-            .addKeyValue("error", readFailure.getMessage())
-            .log("could not read a Gslb again after a conflict");
-        return WriteResult.of(WriteResult.Status.FAILED, "conflict, and the re-read failed");
-      }
-    }
-    if (code == 404) {
-      cache.forget(key, null);
-      return WriteResult.of(WriteResult.Status.GONE, "the Gslb no longer exists");
-    }
-    if (code == 422 || code == 400) {
-      return WriteResult.of(
-          WriteResult.Status.INVALID, "refused by the API server (" + code + "): " + message(e));
-    }
-    return WriteResult.of(
-        WriteResult.Status.FAILED,
-        (code > 0 ? "API error " + code + ": " : "API call failed: ") + message(e));
-  }
-
-  private static String message(KubernetesClientException e) {
-    if (e.getStatus() != null && e.getStatus().getMessage() != null) {
-      return e.getStatus().getMessage();
-    }
-    return e.getMessage();
   }
 }

@@ -1,7 +1,8 @@
 package dev.cairn.recordwriter.lifecycle;
 
-import dev.cairn.recordwriter.kafka.DecisionsFeed;
-import dev.cairn.recordwriter.kafka.GslbStatusFeed;
+import dev.cairn.commonmodel.decision.GslbStatus;
+import dev.cairn.commonmodel.decision.TargetDecision;
+import dev.cairn.recordwriter.kafka.StateFeed;
 import dev.cairn.recordwriter.kube.DnsEndpointStore;
 import dev.cairn.recordwriter.kube.EventWriter;
 import dev.cairn.recordwriter.kube.GslbStore;
@@ -31,10 +32,10 @@ public final class WriterLifecycle implements SmartLifecycle {
 
   private final DnsEndpointStore store;
   private final RecordReconciler reconciler;
-  private final DecisionsFeed feed;
+  private final StateFeed<TargetDecision> feed;
   private final GslbStore gslbStore;
   private final GslbStatusReconciler statusReconciler;
-  private final GslbStatusFeed statusFeed;
+  private final StateFeed<GslbStatus> statusFeed;
   private final EventWriter events;
   private final LeaderElection election;
   private volatile SharedIndexInformer<GenericKubernetesResource> informer;
@@ -44,10 +45,10 @@ public final class WriterLifecycle implements SmartLifecycle {
   public WriterLifecycle(
       DnsEndpointStore store,
       RecordReconciler reconciler,
-      DecisionsFeed feed,
+      StateFeed<TargetDecision> feed,
       GslbStore gslbStore,
       GslbStatusReconciler statusReconciler,
-      GslbStatusFeed statusFeed,
+      StateFeed<GslbStatus> statusFeed,
       EventWriter events,
       LeaderElection election) {
     this.store = store;

@@ -16,22 +16,12 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -58,26 +48,6 @@ import org.slf4j.LoggerFactory;
 public final class GslbStatusReconciler {
 
   private static final Logger log = LoggerFactory.getLogger(GslbStatusReconciler.class);
-  private static final int BATCH = 256;
-  private static final Duration CONFLICT_BACKOFF_BASE = Duration.ofMillis(100);
-  private static final Duration CONFLICT_BACKOFF_MAX = Duration.ofSeconds(30);
-  private static final Duration ERROR_BACKOFF_BASE = Duration.ofSeconds(1);
-  private static final Duration ERROR_BACKOFF_MAX = Duration.ofMinutes(5);
-
-  private sealed interface Signal
-      permits StatusChanged, GslbChanged, CaughtUp, Resync, Leadership, Wake {}
-
-  private record StatusChanged(String topicKey, GslbStatus status) implements Signal {}
-
-  private record GslbChanged(ObjectKey key) implements Signal {}
-
-  private record CaughtUp() implements Signal {}
-
-  private record Resync() implements Signal {}
-
-  private record Leadership(boolean leader) implements Signal {}
-
-  private record Wake() implements Signal {}
 
   private final GslbStore store;
   private final GslbCache cache;
@@ -85,22 +55,11 @@ public final class GslbStatusReconciler {
   private final Consumer<Notice> notices;
   private final WriterMetrics metrics;
   private final Clock clock;
-  private final BooleanSupplier leader;
-  private final Duration resyncPeriod;
-
-  private final BlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
-  private final ScheduledExecutorService timers;
-  private final Thread worker;
-  private volatile boolean stopping;
-  private volatile boolean caughtUp;
-  private volatile int pending;
+  private final ReconcileLoop<ObjectKey> loop;
 
   // Worker-confined state.
   private final Map<ObjectKey, GslbStatus> statuses = new HashMap<>();
-  private final Set<ObjectKey> dirty = new LinkedHashSet<>();
-  private final Map<ObjectKey, Backoff> backoff = new HashMap<>();
   private final Set<String> invalidKeys = new HashSet<>();
-  private boolean resyncRequested;
 
   /**
    * A reconciler; {@link #start()} starts its thread.
@@ -125,24 +84,22 @@ public final class GslbStatusReconciler {
     this.notices = notices;
     this.metrics = metrics;
     this.clock = clock;
-    this.leader = leader;
-    this.resyncPeriod = resyncPeriod;
-    this.timers =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "cairn-gslb-status-timers");
-              t.setDaemon(true);
-              return t;
-            });
-    this.worker = new Thread(this::run, "cairn-gslb-status");
-    this.worker.setDaemon(true);
+    this.loop =
+        new ReconcileLoop<>(
+            new ReconcileLoop.Names(
+                "cairn-gslb-status", "status writer", "gslb", "the status of Gslb"),
+            log,
+            clock,
+            leader,
+            resyncPeriod,
+            this::resync,
+            batch -> batch.forEach(this::reconcile),
+            false);
   }
 
   /** Starts the worker and the periodic resync. */
   public void start() {
-    worker.start();
-    long period = resyncPeriod.toMillis();
-    timers.scheduleWithFixedDelay(this::requestResync, period, period, TimeUnit.MILLISECONDS);
+    loop.start();
   }
 
   /**
@@ -151,132 +108,47 @@ public final class GslbStatusReconciler {
    * @param timeout how long to wait for the write in flight
    */
   public void stop(Duration timeout) {
-    stopping = true;
-    signals.offer(new Wake());
-    try {
-      worker.join(timeout.toMillis());
-      if (worker.isAlive()) {
-        log.atWarn().log("the status writer did not finish its write in time; interrupting it");
-        worker.interrupt();
-        worker.join(1_000);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    timers.shutdownNow();
+    loop.stop(timeout);
   }
 
   /** A status was added, changed or removed (tombstone: {@code status == null}). */
   public void onStatus(String topicKey, GslbStatus status) {
-    signals.offer(new StatusChanged(topicKey, status));
+    loop.signal(() -> statusChanged(topicKey, status));
   }
 
   /** The status topic has been read to its end. */
   public void onStatusesCaughtUp() {
-    signals.offer(new CaughtUp());
+    loop.onCaughtUp();
   }
 
   /** A Gslb was added, changed or deleted in the cluster. */
   public void onGslbChanged(ObjectKey key) {
-    signals.offer(new GslbChanged(key));
+    loop.signal(
+        () -> {
+          if (statuses.containsKey(key)) {
+            loop.markDirty(key);
+          }
+        });
   }
 
   /** Leadership was gained or lost. */
   public void onLeadership(boolean isLeader) {
-    signals.offer(new Leadership(isLeader));
+    loop.onLeadership(isLeader);
   }
 
   /** Asks for a full resync. */
   public void requestResync() {
-    signals.offer(new Resync());
+    loop.requestResync();
   }
 
   /** True once the status topic has been read to its end. */
   public boolean caughtUp() {
-    return caughtUp;
+    return loop.caughtUp();
   }
 
   /** Gslbs waiting to be planned (approximate). */
   public int pending() {
-    return pending + signals.size();
-  }
-
-  private boolean mayWrite() {
-    return !stopping && leader.getAsBoolean();
-  }
-
-  private void run() {
-    while (!stopping) {
-      try {
-        Signal s = signals.poll(waitMillis(), TimeUnit.MILLISECONDS);
-        if (s != null) {
-          handle(s);
-        }
-        drainSignals();
-        if (stopping || !caughtUp || !leader.getAsBoolean()) {
-          continue;
-        }
-        if (resyncRequested) {
-          resyncRequested = false;
-          resync();
-          continue;
-        }
-        for (ObjectKey key : dueBatch()) {
-          reconcileIsolated(key);
-        }
-      } catch (InterruptedException e) {
-        if (!stopping) {
-          log.atWarn().log("the status writer thread was interrupted; continuing");
-        }
-      } catch (RuntimeException e) {
-        log.atError().setCause(e).log("a status pass failed; continuing");
-      } finally {
-        pending = dirty.size();
-      }
-    }
-  }
-
-  private long waitMillis() {
-    if (!caughtUp || !leader.getAsBoolean()) {
-      return 60_000;
-    }
-    if (resyncRequested) {
-      return 0;
-    }
-    Instant now = clock.instant();
-    long wait = 60_000;
-    for (ObjectKey key : dirty) {
-      Backoff b = backoff.get(key);
-      if (b == null || b.due(now)) {
-        return 0;
-      }
-      wait = Math.min(wait, Math.max(1, Duration.between(now, b.notBefore()).toMillis()));
-    }
-    return wait;
-  }
-
-  private void drainSignals() {
-    Signal s;
-    while ((s = signals.poll()) != null) {
-      handle(s);
-    }
-  }
-
-  private void handle(Signal s) {
-    if (s instanceof StatusChanged c) {
-      statusChanged(c.topicKey(), c.status());
-    } else if (s instanceof GslbChanged g) {
-      if (statuses.containsKey(g.key())) {
-        dirty.add(g.key());
-      }
-    } else if (s instanceof CaughtUp) {
-      caughtUp = true;
-      resyncRequested = true;
-    } else if (s instanceof Resync) {
-      resyncRequested = true;
-    } else if (s instanceof Leadership l && l.leader()) {
-      resyncRequested = true;
-    }
+    return loop.pending();
   }
 
   private void statusChanged(String topicKey, GslbStatus status) {
@@ -300,53 +172,21 @@ public final class GslbStatusReconciler {
     } else {
       statuses.put(key.get(), status);
     }
-    dirty.add(key.get());
-  }
-
-  private List<ObjectKey> dueBatch() {
-    Instant now = clock.instant();
-    List<ObjectKey> batch = new ArrayList<>();
-    Iterator<ObjectKey> it = dirty.iterator();
-    while (it.hasNext() && batch.size() < BATCH) {
-      ObjectKey key = it.next();
-      Backoff b = backoff.get(key);
-      if (b == null || b.due(now)) {
-        batch.add(key);
-        it.remove();
-      }
-    }
-    return batch;
+    loop.markDirty(key.get());
   }
 
   private void resync() {
     store.startInformer(this::onGslbChanged);
     cache.dropMarkers();
-    dirty.addAll(statuses.keySet());
+    loop.markDirty(statuses.keySet());
     reports.retainOnly(statuses.keySet());
-  }
-
-  private void reconcileIsolated(ObjectKey key) {
-    try {
-      reconcile(key);
-    } catch (RuntimeException e) {
-      Backoff b =
-          Backoff.next(
-              backoff.get(key), ERROR_BACKOFF_BASE, ERROR_BACKOFF_MAX, clock.instant(), false);
-      backoff.put(key, b);
-      dirty.add(key);
-      log.atError()
-          .addKeyValue("gslb", key)
-          .addKeyValue("retryAt", b.notBefore())
-          .setCause(e)
-          .log("planning the status of Gslb {} failed; trying again later", key);
-    }
   }
 
   private void reconcile(ObjectKey key) {
     GslbStatus desired = statuses.get(key);
     if (desired == null) {
       reports.remove(key);
-      backoff.remove(key);
+      loop.settled(key);
       return;
     }
     Optional<GenericKubernetesResource> raw = cache.get(key);
@@ -356,18 +196,18 @@ public final class GslbStatusReconciler {
     StatusPlan plan = GslbStatusPlan.plan(key, desired, raw.map(GslbStore::live).orElse(null));
     report(plan, desired, raw.map(r -> r.getMetadata().getUid()).orElse(null));
     if (plan.action() != Action.WRITE) {
-      backoff.remove(key);
+      loop.settled(key);
       return;
     }
-    drainSignals();
-    if (!mayWrite()) {
-      dirty.add(key);
+    loop.takeSignalsIn();
+    if (!loop.mayWrite()) {
+      loop.markDirty(key);
       return;
     }
-    if (dirty.contains(key)) {
+    if (loop.isDirty(key)) {
       return; // changed since planned: planned again in a later pass
     }
-    WriteResult result = store.writeStatus(plan, raw.get(), this::mayWrite);
+    WriteResult result = store.writeStatus(plan, raw.get(), loop::mayWrite);
     afterWrite(plan, result);
   }
 
@@ -425,48 +265,33 @@ public final class GslbStatusReconciler {
 
   private void afterWrite(StatusPlan plan, WriteResult result) {
     ObjectKey key = plan.key();
-    Instant now = clock.instant();
     reports.written(
-        key, new GslbStatusReport.LastWrite(result.status().name(), result.detail(), now));
+        key,
+        new GslbStatusReport.LastWrite(result.status().name(), result.detail(), clock.instant()));
+    Backoff b = loop.afterWrite(key, result, true);
     switch (result.status()) {
-      case DONE -> {
-        backoff.remove(key);
-        log.atInfo()
-            .addKeyValue("gslb", key)
-            .log("wrote the status of Gslb {} ({})", key, plan.detail());
-      }
-      case GONE -> {
-        backoff.remove(key);
-        dirty.add(key);
-      }
-      case CONFLICT -> {
-        Backoff b =
-            Backoff.next(backoff.get(key), CONFLICT_BACKOFF_BASE, CONFLICT_BACKOFF_MAX, now, true);
-        backoff.put(key, b);
-        dirty.add(key);
-        log.atInfo()
-            .addKeyValue("gslb", key)
-            .addKeyValue("attempt", b.attempts())
-            .log(
-                "conflict writing the status of Gslb {}: {}; planning again", key, result.detail());
-      }
-      case INVALID -> {
-        backoff.remove(key);
-        log.atError()
-            .addKeyValue("gslb", key)
-            .log("status of Gslb {} refused as invalid: {}", key, result.detail());
-      }
-      case FAILED -> {
-        Backoff b =
-            Backoff.next(backoff.get(key), ERROR_BACKOFF_BASE, ERROR_BACKOFF_MAX, now, false);
-        backoff.put(key, b);
-        dirty.add(key);
-        log.atWarn()
-            .addKeyValue("gslb", key)
-            .addKeyValue("retryAt", b.notBefore())
-            .log("status write of Gslb {} failed: {}", key, result.detail());
-      }
-      case SKIPPED -> dirty.add(key);
+      case DONE ->
+          log.atInfo()
+              .addKeyValue("gslb", key)
+              .log("wrote the status of Gslb {} ({})", key, plan.detail());
+      case CONFLICT ->
+          log.atInfo()
+              .addKeyValue("gslb", key)
+              .addKeyValue("attempt", b.attempts())
+              .log(
+                  "conflict writing the status of Gslb {}: {}; planning again",
+                  key,
+                  result.detail());
+      case INVALID ->
+          log.atError()
+              .addKeyValue("gslb", key)
+              .log("status of Gslb {} refused as invalid: {}", key, result.detail());
+      case FAILED ->
+          log.atWarn()
+              .addKeyValue("gslb", key)
+              .addKeyValue("retryAt", b.notBefore())
+              .log("status write of Gslb {} failed: {}", key, result.detail());
+      case GONE, SKIPPED -> {}
     }
   }
 }

@@ -25,19 +25,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -69,26 +63,6 @@ import org.slf4j.LoggerFactory;
 public final class RecordReconciler {
 
   private static final Logger log = LoggerFactory.getLogger(RecordReconciler.class);
-  private static final int BATCH = 256;
-  private static final Duration CONFLICT_BACKOFF_BASE = Duration.ofMillis(100);
-  private static final Duration CONFLICT_BACKOFF_MAX = Duration.ofSeconds(30);
-  private static final Duration ERROR_BACKOFF_BASE = Duration.ofSeconds(1);
-  private static final Duration ERROR_BACKOFF_MAX = Duration.ofMinutes(5);
-
-  private sealed interface Signal
-      permits DecisionChanged, ObjectChanged, CaughtUp, Resync, Leadership, Wake {}
-
-  private record DecisionChanged(String source, TargetDecision decision) implements Signal {}
-
-  private record ObjectChanged(ObjectKey key) implements Signal {}
-
-  private record CaughtUp() implements Signal {}
-
-  private record Resync() implements Signal {}
-
-  private record Leadership(boolean leader) implements Signal {}
-
-  private record Wake() implements Signal {}
 
   private record Timer(Instant at, ScheduledFuture<?> future) {}
 
@@ -100,23 +74,12 @@ public final class RecordReconciler {
   private final Consumer<Notice> notices;
   private final WriterMetrics metrics;
   private final Clock clock;
-  private final BooleanSupplier leader;
-  private final Duration resyncPeriod;
-
-  private final BlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
-  private final ScheduledExecutorService timers;
-  private final Thread worker;
+  private final ReconcileLoop<ObjectKey> loop;
   private final Map<ObjectKey, Timer> graceTimers = new ConcurrentHashMap<>();
-  private volatile boolean stopping;
-  private volatile boolean decisionsCaughtUp;
-  private volatile int pending;
 
   // Worker-confined state.
   private final Map<String, TargetDecision> decisions = new HashMap<>();
   private final Map<ObjectKey, Set<String>> claimsByName = new HashMap<>();
-  private final Set<ObjectKey> dirty = new LinkedHashSet<>();
-  private final Map<ObjectKey, Backoff> backoff = new HashMap<>();
-  private boolean resyncRequested;
 
   /**
    * A reconciler; {@link #start()} starts its thread.
@@ -145,24 +108,21 @@ public final class RecordReconciler {
     this.notices = notices;
     this.metrics = metrics;
     this.clock = clock;
-    this.leader = leader;
-    this.resyncPeriod = resyncPeriod;
-    this.timers =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "cairn-record-writer-timers");
-              t.setDaemon(true);
-              return t;
-            });
-    this.worker = new Thread(this::run, "cairn-record-writer");
-    this.worker.setDaemon(true);
+    this.loop =
+        new ReconcileLoop<>(
+            new ReconcileLoop.Names("cairn-record-writer", "writer", "dnsendpoint", "DNSEndpoint"),
+            log,
+            clock,
+            leader,
+            resyncPeriod,
+            this::resync,
+            this::reconcile,
+            true);
   }
 
   /** Starts the worker and the periodic resync. */
   public void start() {
-    worker.start();
-    long period = resyncPeriod.toMillis();
-    timers.scheduleWithFixedDelay(this::requestResync, period, period, TimeUnit.MILLISECONDS);
+    loop.start();
   }
 
   /**
@@ -171,136 +131,47 @@ public final class RecordReconciler {
    * @param timeout how long to wait for the write in flight
    */
   public void stop(Duration timeout) {
-    stopping = true;
-    signals.offer(new Wake());
-    try {
-      worker.join(timeout.toMillis());
-      if (worker.isAlive()) {
-        log.atWarn().log("the writer did not finish its write in time; interrupting it");
-        worker.interrupt();
-        worker.join(1_000);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    timers.shutdownNow();
+    loop.stop(timeout);
   }
 
   /** A decision was added, changed or removed (tombstone: {@code decision == null}). */
   public void onDecision(String source, TargetDecision decision) {
-    signals.offer(new DecisionChanged(source, decision));
+    loop.signal(() -> decisionChanged(source, decision));
   }
 
   /** The decisions topic has been read to its end. */
   public void onDecisionsCaughtUp() {
-    signals.offer(new CaughtUp());
+    loop.onCaughtUp();
   }
 
   /** An owned DNSEndpoint was added, changed or deleted in the cluster. */
   public void onObjectChanged(ObjectKey key) {
-    signals.offer(new ObjectChanged(key));
+    loop.signal(() -> loop.markDirty(key));
   }
 
   /** Leadership was gained or lost. */
   public void onLeadership(boolean isLeader) {
-    signals.offer(new Leadership(isLeader));
+    loop.onLeadership(isLeader);
   }
 
   /** Asks for a full resync. */
   public void requestResync() {
-    signals.offer(new Resync());
+    loop.requestResync();
   }
 
   /** True once the decisions topic has been read to its end. */
   public boolean decisionsCaughtUp() {
-    return decisionsCaughtUp;
+    return loop.caughtUp();
   }
 
   /** Names waiting to be planned (approximate, for health and benchmarks). */
   public int pending() {
-    return pending + signals.size();
+    return loop.pending();
   }
 
   /** The number of objects with a grace-period timer. */
   public int graceTimers() {
     return graceTimers.size();
-  }
-
-  private boolean mayWrite() {
-    return !stopping && leader.getAsBoolean();
-  }
-
-  private void run() {
-    while (!stopping) {
-      try {
-        Signal s = signals.poll(waitMillis(), TimeUnit.MILLISECONDS);
-        if (s != null) {
-          handle(s);
-        }
-        drainSignals();
-        if (stopping || !decisionsCaughtUp || !leader.getAsBoolean()) {
-          continue;
-        }
-        if (resyncRequested) {
-          resyncRequested = false;
-          resync();
-          continue;
-        }
-        List<ObjectKey> batch = dueBatch();
-        if (!batch.isEmpty()) {
-          reconcileIsolated(batch);
-        }
-      } catch (InterruptedException e) {
-        if (!stopping) {
-          log.atWarn().log("the writer thread was interrupted; continuing");
-        }
-      } catch (RuntimeException e) {
-        log.atError().setCause(e).log("a reconcile pass failed; continuing");
-      } finally {
-        pending = dirty.size();
-      }
-    }
-  }
-
-  private long waitMillis() {
-    if (!decisionsCaughtUp || !leader.getAsBoolean()) {
-      return 60_000;
-    }
-    if (resyncRequested) {
-      return 0;
-    }
-    Instant now = clock.instant();
-    long wait = 60_000;
-    for (ObjectKey key : dirty) {
-      Backoff b = backoff.get(key);
-      if (b == null || !b.notBefore().isAfter(now)) {
-        return 0;
-      }
-      wait = Math.min(wait, Math.max(1, Duration.between(now, b.notBefore()).toMillis()));
-    }
-    return wait;
-  }
-
-  private void drainSignals() {
-    Signal s;
-    while ((s = signals.poll()) != null) {
-      handle(s);
-    }
-  }
-
-  private void handle(Signal s) {
-    if (s instanceof DecisionChanged d) {
-      decisionChanged(d.source(), d.decision());
-    } else if (s instanceof ObjectChanged o) {
-      dirty.add(o.key());
-    } else if (s instanceof CaughtUp) {
-      decisionsCaughtUp = true;
-      resyncRequested = true;
-    } else if (s instanceof Resync) {
-      resyncRequested = true;
-    } else if (s instanceof Leadership l && l.leader()) {
-      resyncRequested = true;
-    }
   }
 
   private void decisionChanged(String source, TargetDecision decision) {
@@ -315,34 +186,19 @@ public final class RecordReconciler {
           claimsByName.remove(old);
         }
       }
-      dirty.add(old);
+      loop.markDirty(old);
     }
     if (decision != null) {
       ObjectKey key = keyOf(decision);
       claimsByName.computeIfAbsent(key, k -> new HashSet<>()).add(source);
-      dirty.add(key);
+      loop.markDirty(key);
     }
-    dirty.addAll(cache.keysOfSource(source));
+    loop.markDirty(cache.keysOfSource(source));
     reports.decisionChanged(source);
   }
 
   private static ObjectKey keyOf(TargetDecision d) {
     return ObjectKey.of(d.namespace(), d.name());
-  }
-
-  private List<ObjectKey> dueBatch() {
-    Instant now = clock.instant();
-    List<ObjectKey> batch = new ArrayList<>();
-    Iterator<ObjectKey> it = dirty.iterator();
-    while (it.hasNext() && batch.size() < BATCH) {
-      ObjectKey key = it.next();
-      Backoff b = backoff.get(key);
-      if (b == null || !b.notBefore().isAfter(now)) {
-        batch.add(key);
-        it.remove();
-      }
-    }
-    return batch;
   }
 
   private void resync() {
@@ -359,43 +215,8 @@ public final class RecordReconciler {
     Set<ObjectKey> all = new LinkedHashSet<>(cache.ownedKeys());
     all.addAll(claimsByName.keySet());
     all.addAll(cache.foreignKeys());
-    dirty.addAll(all);
+    loop.markDirty(all);
     reports.retainOnly(all);
-  }
-
-  /**
-   * Plans and applies a batch; if that fails (a bug met by one odd object), plans every name on its
-   * own, so one bad object never holds up the others.
-   */
-  private void reconcileIsolated(List<ObjectKey> batch) {
-    try {
-      reconcile(batch);
-    } catch (RuntimeException batchFailure) {
-      if (batch.size() == 1) {
-        failed(batch.get(0), batchFailure);
-        return;
-      }
-      for (ObjectKey key : batch) {
-        try {
-          reconcile(List.of(key));
-        } catch (RuntimeException e) {
-          failed(key, e);
-        }
-      }
-    }
-  }
-
-  private void failed(ObjectKey key, RuntimeException e) {
-    Backoff b =
-        Backoff.next(
-            backoff.get(key), ERROR_BACKOFF_BASE, ERROR_BACKOFF_MAX, clock.instant(), false);
-    backoff.put(key, b);
-    dirty.add(key);
-    log.atError()
-        .addKeyValue("dnsendpoint", key)
-        .addKeyValue("retryAt", b.notBefore())
-        .setCause(e)
-        .log("planning DNSEndpoint {} failed; trying again later", key);
   }
 
   private void reconcile(List<ObjectKey> batch) {
@@ -432,7 +253,7 @@ public final class RecordReconciler {
         relevant.put(source, decisions.get(source));
       }
     }
-    Plan plan = planner.plan(current, new DesiredState(relevant, decisionsCaughtUp), now);
+    Plan plan = planner.plan(current, new DesiredState(relevant, loop.caughtUp()), now);
     report(plan, now);
     apply(plan, raw);
   }
@@ -522,13 +343,12 @@ public final class RecordReconciler {
     }
     long delay = Math.max(0, Duration.between(now, at).toMillis()) + 1;
     ScheduledFuture<?> future =
-        timers.schedule(
+        loop.schedule(
             () -> {
               graceTimers.remove(key);
               onObjectChanged(key);
             },
-            delay,
-            TimeUnit.MILLISECONDS);
+            delay);
     graceTimers.put(key, new Timer(at, future));
   }
 
@@ -545,72 +365,52 @@ public final class RecordReconciler {
     changes.addAll(plan.changes().updates());
     changes.addAll(plan.changes().deletes());
     for (Change change : changes) {
-      drainSignals();
-      if (!mayWrite()) {
-        dirty.add(change.key());
+      loop.takeSignalsIn();
+      if (!loop.mayWrite()) {
+        loop.markDirty(change.key());
         continue;
       }
-      if (dirty.contains(change.key())) {
+      if (loop.isDirty(change.key())) {
         continue; // changed since planned: planned again in a later pass
       }
-      WriteResult result = store.apply(change, raw.get(change.key()), this::mayWrite);
+      WriteResult result = store.apply(change, raw.get(change.key()), loop::mayWrite);
       afterWrite(change, result);
     }
   }
 
   private void afterWrite(Change change, WriteResult result) {
     ObjectKey key = change.key();
-    Instant now = clock.instant();
     String operation = DnsEndpointStore.operation(change);
     reports.written(
         key,
         new RecordReport.LastWrite(
-            operation, change.reason(), result.status().name(), result.detail(), now));
+            operation, change.reason(), result.status().name(), result.detail(), clock.instant()));
+    Backoff b = loop.afterWrite(key, result, !operation.equals("delete"));
     switch (result.status()) {
-      case DONE -> {
-        backoff.remove(key);
-        log.atInfo()
-            .addKeyValue("dnsendpoint", key)
-            .addKeyValue("operation", operation)
-            .addKeyValue("reason", change.reason())
-            .log("{} DNSEndpoint {} ({})", result.detail(), key, change.reason());
-      }
-      case GONE -> {
-        backoff.remove(key);
-        if (!operation.equals("delete")) {
-          dirty.add(key);
-        }
-      }
-      case CONFLICT -> {
-        Backoff b =
-            Backoff.next(backoff.get(key), CONFLICT_BACKOFF_BASE, CONFLICT_BACKOFF_MAX, now, true);
-        backoff.put(key, b);
-        dirty.add(key);
-        log.atInfo()
-            .addKeyValue("dnsendpoint", key)
-            .addKeyValue("operation", operation)
-            .addKeyValue("attempt", b.attempts())
-            .log("conflict writing DNSEndpoint {}: {}; planning again", key, result.detail());
-      }
-      case INVALID -> {
-        backoff.remove(key);
-        log.atError()
-            .addKeyValue("dnsendpoint", key)
-            .addKeyValue("operation", operation)
-            .log("write of DNSEndpoint {} refused as invalid: {}", key, result.detail());
-      }
-      case FAILED -> {
-        Backoff b =
-            Backoff.next(backoff.get(key), ERROR_BACKOFF_BASE, ERROR_BACKOFF_MAX, now, false);
-        backoff.put(key, b);
-        dirty.add(key);
-        log.atWarn()
-            .addKeyValue("dnsendpoint", key)
-            .addKeyValue("operation", operation)
-            .addKeyValue("retryAt", b.notBefore())
-            .log("write of DNSEndpoint {} failed: {}", key, result.detail());
-      }
-      case SKIPPED -> dirty.add(key);
+      case DONE ->
+          log.atInfo()
+              .addKeyValue("dnsendpoint", key)
+              .addKeyValue("operation", operation)
+              .addKeyValue("reason", change.reason())
+              .log("{} DNSEndpoint {} ({})", result.detail(), key, change.reason());
+      case CONFLICT ->
+          log.atInfo()
+              .addKeyValue("dnsendpoint", key)
+              .addKeyValue("operation", operation)
+              .addKeyValue("attempt", b.attempts())
+              .log("conflict writing DNSEndpoint {}: {}; planning again", key, result.detail());
+      case INVALID ->
+          log.atError()
+              .addKeyValue("dnsendpoint", key)
+              .addKeyValue("operation", operation)
+              .log("write of DNSEndpoint {} refused as invalid: {}", key, result.detail());
+      case FAILED ->
+          log.atWarn()
+              .addKeyValue("dnsendpoint", key)
+              .addKeyValue("operation", operation)
+              .addKeyValue("retryAt", b.notBefore())
+              .log("write of DNSEndpoint {} failed: {}", key, result.detail());
+      case GONE, SKIPPED -> {}
     }
   }
 }

@@ -1,7 +1,7 @@
 package dev.cairn.recordwriter.web;
 
 import dev.cairn.commonmodel.decision.GslbStatus;
-import dev.cairn.recordwriter.kafka.GslbStatusFeed;
+import dev.cairn.recordwriter.kafka.StateFeed;
 import dev.cairn.recordwriter.kube.GslbCache;
 import dev.cairn.recordwriter.plan.ObjectKey;
 import dev.cairn.recordwriter.reconcile.GslbStatusReport;
@@ -26,12 +26,13 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/gslb-status")
 public final class GslbStatusController {
 
-  private final GslbStatusFeed feed;
+  private final StateFeed<GslbStatus> feed;
   private final GslbStatusReports reports;
   private final GslbCache cache;
 
   /** Explains from these parts. */
-  public GslbStatusController(GslbStatusFeed feed, GslbStatusReports reports, GslbCache cache) {
+  public GslbStatusController(
+      StateFeed<GslbStatus> feed, GslbStatusReports reports, GslbCache cache) {
     this.feed = feed;
     this.reports = reports;
     this.cache = cache;

@@ -2,7 +2,7 @@ package dev.cairn.recordwriter.web;
 
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.validation.Problem;
-import dev.cairn.recordwriter.kafka.DecisionsFeed;
+import dev.cairn.recordwriter.kafka.StateFeed;
 import dev.cairn.recordwriter.kube.DnsEndpointCache;
 import dev.cairn.recordwriter.kube.DnsEndpointMapper;
 import dev.cairn.recordwriter.plan.CurrentRecord;
@@ -35,11 +35,14 @@ public final class RecordsController {
   private final RecordReports reports;
   private final DnsEndpointCache cache;
   private final DnsEndpointMapper mapper;
-  private final DecisionsFeed feed;
+  private final StateFeed<TargetDecision> feed;
 
   /** Explains from these parts. */
   public RecordsController(
-      RecordReports reports, DnsEndpointCache cache, DnsEndpointMapper mapper, DecisionsFeed feed) {
+      RecordReports reports,
+      DnsEndpointCache cache,
+      DnsEndpointMapper mapper,
+      StateFeed<TargetDecision> feed) {
     this.reports = reports;
     this.cache = cache;
     this.mapper = mapper;

@@ -1,12 +1,15 @@
 package dev.cairn.recordwriter;
 
 import dev.cairn.commonmodel.TopicSettings;
+import dev.cairn.commonmodel.TopicSpec;
 import dev.cairn.commonmodel.Topics;
 import dev.cairn.commonmodel.codec.CairnSerializer;
+import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -15,13 +18,19 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-/** Publishes decisions (and tombstones) the way the strategy-engine does. */
-final class DecisionProducer implements AutoCloseable {
+/**
+ * Publishes values (and tombstones) to one state topic the way the strategy-engine does, creating
+ * the topic first when it is missing.
+ */
+final class StateProducer<V> implements AutoCloseable {
 
-  private final KafkaProducer<String, TargetDecision> producer;
+  private final KafkaProducer<String, V> producer;
   private final String topic;
+  private final Function<V, String> keyOf;
 
-  DecisionProducer(String bootstrapServers, String prefix) {
+  private StateProducer(
+      String bootstrapServers, String prefix, TopicSpec<V> spec, Function<V, String> keyOf) {
+    this.keyOf = keyOf;
     this.producer =
         new KafkaProducer<>(
             Map.of(
@@ -33,12 +42,12 @@ final class DecisionProducer implements AutoCloseable {
                 "all"),
             new StringSerializer(),
             new CairnSerializer<>());
-    this.topic = Topics.DECISIONS.name(prefix);
+    this.topic = spec.name(prefix);
     TopicSettings settings = new TopicSettings(prefix, 1, (short) 1);
     try (Admin admin =
         Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
       if (!admin.listTopics().names().get().contains(topic)) {
-        admin.createTopics(List.of(settings.newTopic(Topics.DECISIONS))).all().get();
+        admin.createTopics(List.of(settings.newTopic(spec))).all().get();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -50,19 +59,29 @@ final class DecisionProducer implements AutoCloseable {
     }
   }
 
+  /** Decisions, keyed by their source. */
+  static StateProducer<TargetDecision> decisions(String bootstrapServers, String prefix) {
+    return new StateProducer<>(bootstrapServers, prefix, Topics.DECISIONS, d -> d.source().key());
+  }
+
+  /** Desired Gslb statuses, keyed by their Gslb. */
+  static StateProducer<GslbStatus> gslbStatuses(String bootstrapServers, String prefix) {
+    return new StateProducer<>(bootstrapServers, prefix, Topics.GSLB_STATUS, s -> s.ref().key());
+  }
+
   String topic() {
     return topic;
   }
 
-  void send(TargetDecision decision) {
-    send(decision.source().key(), decision);
+  void send(V value) {
+    send(keyOf.apply(value), value);
   }
 
-  void tombstone(String sourceKey) {
-    send(sourceKey, null);
+  void tombstone(String key) {
+    send(key, null);
   }
 
-  void send(String key, TargetDecision value) {
+  void send(String key, V value) {
     try {
       producer.send(new ProducerRecord<>(topic, key, value)).get();
     } catch (InterruptedException e) {
@@ -74,8 +93,8 @@ final class DecisionProducer implements AutoCloseable {
   }
 
   /** Sends without waiting; {@link #flush()} waits for everything sent. */
-  void sendAsync(TargetDecision decision) {
-    producer.send(new ProducerRecord<>(topic, decision.source().key(), decision));
+  void sendAsync(V value) {
+    producer.send(new ProducerRecord<>(topic, keyOf.apply(value), value));
   }
 
   void flush() {

@@ -1,0 +1,96 @@
+package dev.cairn.recordwriter.kafka;
+
+import dev.cairn.commonmodel.TopicSettings;
+import dev.cairn.commonmodel.TopicSpec;
+import dev.cairn.commonmodel.kafka.StateTopicReader;
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+/**
+ * Follows one compacted state topic of the contract ({@code Topics.DECISIONS}, {@code
+ * Topics.GSLB_STATUS}) with a {@link StateTopicReader} and passes every change, and the moment the
+ * initial read reaches the end, to its consumer (a reconciler).
+ *
+ * @param <V> the topic's value type
+ */
+public final class StateFeed<V> implements StateTopicReader.Listener<V> {
+
+  private final BiConsumer<String, V> onChange;
+  private final Runnable onCaughtUp;
+  private final StateTopicReader<V> reader;
+
+  /**
+   * A feed; {@link #start()} starts reading.
+   *
+   * @param bootstrapServers the Kafka bootstrap servers
+   * @param consumerConfig further consumer settings (security and the like)
+   * @param topics the topic naming (prefix) in use
+   * @param topic the topic followed; its value type is the feed's
+   * @param onChange told every change on the reader's thread: the key and the new value, {@code
+   *     null} for a tombstone
+   * @param onCaughtUp told once when the initial read reaches the end
+   */
+  public StateFeed(
+      String bootstrapServers,
+      Map<String, Object> consumerConfig,
+      TopicSettings topics,
+      TopicSpec<V> topic,
+      BiConsumer<String, V> onChange,
+      Runnable onCaughtUp) {
+    this.onChange = onChange;
+    this.onCaughtUp = onCaughtUp;
+    this.reader =
+        new StateTopicReader<>(
+            bootstrapServers, consumerConfig, topics.name(topic), topic.valueType(), this);
+  }
+
+  @Override
+  public void onChange(String key, V oldValue, V newValue) {
+    onChange.accept(key, newValue);
+  }
+
+  @Override
+  public void onCaughtUp() {
+    onCaughtUp.run();
+  }
+
+  /** Starts reading on the reader's own thread. */
+  public void start() {
+    reader.start();
+  }
+
+  /** Stops reading. */
+  public void close() {
+    reader.close();
+  }
+
+  /** The current value under a topic key, or {@code null}. */
+  public V get(String key) {
+    return reader.get(key);
+  }
+
+  /** True once the topic has been read to the end offsets seen at start. */
+  public boolean caughtUp() {
+    return reader.caughtUp();
+  }
+
+  /** Why the reader stopped (a newer schema version), or {@code null}. */
+  public String blockedReason() {
+    return reader.blockedReason();
+  }
+
+  /** The number of keys with a value. */
+  public int size() {
+    return reader.size();
+  }
+
+  /** Records skipped as malformed. */
+  public long malformedCount() {
+    return reader.malformedCount();
+  }
+
+  /** The topic followed, prefix included. */
+  public String topic() {
+    return reader.topic();
+  }
+}
