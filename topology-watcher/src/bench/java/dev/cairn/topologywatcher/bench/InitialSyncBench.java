@@ -98,24 +98,40 @@ public final class InitialSyncBench {
     try {
       long seedStart = System.nanoTime();
       seed(client);
-      report("seeded", "%d routes, %d services + slices (%d endpoints), %d nodes in %.1f s; %.1f MB JSON (%s)",
-          routes, services, services * endpointsPerService, nodes, secondsSince(seedStart),
-          rawBytes.get() / 1e6, rawBytesByKind);
+      report(
+          "seeded",
+          "%d routes, %d services + slices (%d endpoints), %d nodes in %.1f s; %.1f MB JSON (%s)",
+          routes,
+          services,
+          services * endpointsPerService,
+          nodes,
+          secondsSince(seedStart),
+          rawBytes.get() / 1e6,
+          rawBytesByKind);
 
       try (Records records = new Records(broker.getBrokersAsString())) {
         long launched = System.nanoTime();
-        Process watcher = launchWatcher(runtimeClasspath, out, server.url("/"), broker.getBrokersAsString());
+        Process watcher =
+            launchWatcher(runtimeClasspath, out, server.url("/"), broker.getBrokersAsString());
         try {
           records.awaitSynced(Duration.ofMinutes(15));
           double initial = secondsSince(launched);
           int stateRecords = records.stateCount();
-          report("initial publish", "SYNCED %.1f s after launching the watcher JVM; %d state records"
-              + " (%.0f records/s over the whole start)", initial, stateRecords, stateRecords / initial);
+          report(
+              "initial publish",
+              "SYNCED %.1f s after launching the watcher JVM; %d state records"
+                  + " (%.0f records/s over the whole start)",
+              initial,
+              stateRecords,
+              stateRecords / initial);
           SyncMarker synced = records.lastMarker();
-          report("leader term", "SYNCING -> SYNCED in %.1f s (generation %s; informer lists, read-back,"
-              + " diff and publish); counts %s",
+          report(
+              "leader term",
+              "SYNCING -> SYNCED in %.1f s (generation %s; informer lists, read-back,"
+                  + " diff and publish); counts %s",
               Duration.between(records.firstMarker().at(), synced.at()).toMillis() / 1000.0,
-              synced.generation(), synced.objectCounts());
+              synced.generation(),
+              synced.objectCounts());
 
           String heap = heapAfterFullGc(watcher.pid(), out);
           report("heap after full GC", "%s", heap);
@@ -129,8 +145,13 @@ public final class InitialSyncBench {
           client.resource(barrier).update();
           records.awaitNodeRecords(before + 1, Duration.ofMinutes(5));
           int heartbeatRecords = records.nodeCount() - before - 1;
-          report("heartbeats", "%d Node status heartbeats sent in %.1f s -> %d records (barrier record"
-              + " excluded)", heartbeats, hbSeconds, heartbeatRecords);
+          report(
+              "heartbeats",
+              "%d Node status heartbeats sent in %.1f s -> %d records (barrier record"
+                  + " excluded)",
+              heartbeats,
+              hbSeconds,
+              heartbeatRecords);
         } finally {
           watcher.destroy();
           watcher.waitFor(30, TimeUnit.SECONDS);
@@ -144,34 +165,62 @@ public final class InitialSyncBench {
   }
 
   private void seed(KubernetesClient client) throws Exception {
-    client.apiextensions().v1().customResourceDefinitions().resource(
-        new CustomResourceDefinitionBuilder()
-            .withNewMetadata().withName("httproutes.gateway.networking.k8s.io").endMetadata()
-            .withNewSpec().withGroup("gateway.networking.k8s.io").withScope("Namespaced")
-            .withNewNames().withKind("HTTPRoute").withPlural("httproutes").endNames()
-            .addNewVersion().withName("v1").withServed(true).withStorage(true).endVersion()
-            .endSpec().build()).create();
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .resource(
+            new CustomResourceDefinitionBuilder()
+                .withNewMetadata()
+                .withName("httproutes.gateway.networking.k8s.io")
+                .endMetadata()
+                .withNewSpec()
+                .withGroup("gateway.networking.k8s.io")
+                .withScope("Namespaced")
+                .withNewNames()
+                .withKind("HTTPRoute")
+                .withPlural("httproutes")
+                .endNames()
+                .addNewVersion()
+                .withName("v1")
+                .withServed(true)
+                .withStorage(true)
+                .endVersion()
+                .endSpec()
+                .build())
+        .create();
     parallel(nodes, i -> create(client, "Node", node(i)));
-    parallel(services, i -> {
-      create(client, "Service", service(i));
-      create(client, "EndpointSlice", slice(i));
-    });
+    parallel(
+        services,
+        i -> {
+          create(client, "Service", service(i));
+          create(client, "EndpointSlice", slice(i));
+        });
     parallel(routes, i -> create(client, "HTTPRoute", route(i)));
   }
 
-  private void create(KubernetesClient client, String kind, io.fabric8.kubernetes.api.model.HasMetadata object) {
-    long bytes = client.getKubernetesSerialization().asJson(object).getBytes(StandardCharsets.UTF_8).length;
+  private void create(
+      KubernetesClient client, String kind, io.fabric8.kubernetes.api.model.HasMetadata object) {
+    long bytes =
+        client.getKubernetesSerialization().asJson(object).getBytes(StandardCharsets.UTF_8).length;
     rawBytes.addAndGet(bytes);
     rawBytesByKind.merge(kind, bytes, Long::sum);
     client.resource(object).create();
   }
 
   private void heartbeats(KubernetesClient client) throws Exception {
-    parallel(heartbeats, i -> {
-      Node node = client.nodes().withName("node-" + (i % nodes)).get();
-      node.getStatus().getConditions().forEach(c -> c.setLastHeartbeatTime("2026-11-29T13:00:" + String.format("%02d", i % 60) + "Z"));
-      client.resource(node).update();
-    });
+    parallel(
+        heartbeats,
+        i -> {
+          Node node = client.nodes().withName("node-" + (i % nodes)).get();
+          node.getStatus()
+              .getConditions()
+              .forEach(
+                  c ->
+                      c.setLastHeartbeatTime(
+                          "2026-11-29T13:00:" + String.format("%02d", i % 60) + "Z"));
+          client.resource(node).update();
+        });
   }
 
   private static void parallel(int count, IntConsumer task) throws Exception {
@@ -191,38 +240,68 @@ public final class InitialSyncBench {
   }
 
   private Node node(int i) {
-    NodeBuilder node = new NodeBuilder()
-        .withNewMetadata()
-        .withName("node-" + i)
-        .addToLabels("topology.kubernetes.io/zone", "zone-" + (i % 3))
-        .addToLabels("topology.kubernetes.io/region", "region-1")
-        .addToLabels("kubernetes.io/hostname", "node-" + i)
-        .addToLabels("kubernetes.io/os", "linux")
-        .addToLabels("kubernetes.io/arch", "amd64")
-        .addToLabels("node.kubernetes.io/instance-type", "m5.xlarge")
-        .addToAnnotations("node.alpha.kubernetes.io/ttl", "0")
-        .addToAnnotations("volumes.kubernetes.io/controller-managed-attach-detach", "true")
-        .addToAnnotations("k3s.io/external-ip", "198.51." + (i / 250) + "." + (i % 250))
-        .endMetadata()
-        .withNewSpec().withPodCIDR("10.42." + (i % 250) + ".0/24").endSpec()
-        .withNewStatus()
-        .addNewAddress().withType("InternalIP").withAddress("10.0." + (i / 250) + "." + (i % 250)).endAddress()
-        .addNewAddress().withType("ExternalIP").withAddress("198.51." + (i / 250) + "." + (i % 250)).endAddress()
-        .addNewAddress().withType("Hostname").withAddress("node-" + i).endAddress()
-        .addToCapacity("cpu", new Quantity("4")).addToCapacity("memory", new Quantity("16Gi"))
-        .addToAllocatable("cpu", new Quantity("3900m")).addToAllocatable("memory", new Quantity("15Gi"))
-        .withNewNodeInfo().withKubeletVersion("v1.32.0").withOsImage("Debian GNU/Linux 12")
-        .withContainerRuntimeVersion("containerd://1.7.24").withKernelVersion("6.1.0").endNodeInfo()
-        .endStatus();
+    NodeBuilder node =
+        new NodeBuilder()
+            .withNewMetadata()
+            .withName("node-" + i)
+            .addToLabels("topology.kubernetes.io/zone", "zone-" + (i % 3))
+            .addToLabels("topology.kubernetes.io/region", "region-1")
+            .addToLabels("kubernetes.io/hostname", "node-" + i)
+            .addToLabels("kubernetes.io/os", "linux")
+            .addToLabels("kubernetes.io/arch", "amd64")
+            .addToLabels("node.kubernetes.io/instance-type", "m5.xlarge")
+            .addToAnnotations("node.alpha.kubernetes.io/ttl", "0")
+            .addToAnnotations("volumes.kubernetes.io/controller-managed-attach-detach", "true")
+            .addToAnnotations("k3s.io/external-ip", "198.51." + (i / 250) + "." + (i % 250))
+            .endMetadata()
+            .withNewSpec()
+            .withPodCIDR("10.42." + (i % 250) + ".0/24")
+            .endSpec()
+            .withNewStatus()
+            .addNewAddress()
+            .withType("InternalIP")
+            .withAddress("10.0." + (i / 250) + "." + (i % 250))
+            .endAddress()
+            .addNewAddress()
+            .withType("ExternalIP")
+            .withAddress("198.51." + (i / 250) + "." + (i % 250))
+            .endAddress()
+            .addNewAddress()
+            .withType("Hostname")
+            .withAddress("node-" + i)
+            .endAddress()
+            .addToCapacity("cpu", new Quantity("4"))
+            .addToCapacity("memory", new Quantity("16Gi"))
+            .addToAllocatable("cpu", new Quantity("3900m"))
+            .addToAllocatable("memory", new Quantity("15Gi"))
+            .withNewNodeInfo()
+            .withKubeletVersion("v1.32.0")
+            .withOsImage("Debian GNU/Linux 12")
+            .withContainerRuntimeVersion("containerd://1.7.24")
+            .withKernelVersion("6.1.0")
+            .endNodeInfo()
+            .endStatus();
     for (String type : List.of("Ready", "MemoryPressure", "DiskPressure", "PIDPressure")) {
-      node.editStatus().addNewCondition().withType(type).withStatus(type.equals("Ready") ? "True" : "False")
-          .withLastHeartbeatTime("2026-11-29T12:00:00Z").withLastTransitionTime("2026-11-01T00:00:00Z")
-          .withReason("Kubelet" + type).withMessage("kubelet reports " + type).endCondition().endStatus();
+      node.editStatus()
+          .addNewCondition()
+          .withType(type)
+          .withStatus(type.equals("Ready") ? "True" : "False")
+          .withLastHeartbeatTime("2026-11-29T12:00:00Z")
+          .withLastTransitionTime("2026-11-01T00:00:00Z")
+          .withReason("Kubelet" + type)
+          .withMessage("kubelet reports " + type)
+          .endCondition()
+          .endStatus();
     }
     for (int img = 0; img < 20; img++) {
-      node.editStatus().addNewImage()
-          .withNames("registry.example.com/team/app-" + img + "@sha256:" + "0".repeat(64), "registry.example.com/team/app-" + img + ":v1." + img)
-          .withSizeBytes(50_000_000L + img).endImage().endStatus();
+      node.editStatus()
+          .addNewImage()
+          .withNames(
+              "registry.example.com/team/app-" + img + "@sha256:" + "0".repeat(64),
+              "registry.example.com/team/app-" + img + ":v1." + img)
+          .withSizeBytes(50_000_000L + img)
+          .endImage()
+          .endStatus();
     }
     if (i % 10 == 0) {
       node.editMetadata().addToLabels("node-role.kubernetes.io/ingress", "").endMetadata();
@@ -235,49 +314,101 @@ public final class InitialSyncBench {
   }
 
   private static Service service(int i) {
-    ServiceBuilder service = new ServiceBuilder()
-        .withNewMetadata().withNamespace(ns(i)).withName("svc-" + i).addToLabels("app", "app-" + i).endMetadata()
-        .withNewSpec().withType(i % 10 == 0 ? "LoadBalancer" : "ClusterIP").withClusterIP("10.43." + (i / 250) + "." + (i % 250))
-        .addToSelector("app", "app-" + i)
-        .addNewPort().withName("http").withProtocol("TCP").withPort(80).endPort().endSpec();
+    ServiceBuilder service =
+        new ServiceBuilder()
+            .withNewMetadata()
+            .withNamespace(ns(i))
+            .withName("svc-" + i)
+            .addToLabels("app", "app-" + i)
+            .endMetadata()
+            .withNewSpec()
+            .withType(i % 10 == 0 ? "LoadBalancer" : "ClusterIP")
+            .withClusterIP("10.43." + (i / 250) + "." + (i % 250))
+            .addToSelector("app", "app-" + i)
+            .addNewPort()
+            .withName("http")
+            .withProtocol("TCP")
+            .withPort(80)
+            .endPort()
+            .endSpec();
     if (i % 10 == 0) {
-      service.withNewStatus().withNewLoadBalancer().addNewIngress().withIp("203.0." + (i / 2500) + "." + (i % 250)).endIngress().endLoadBalancer().endStatus();
+      service
+          .withNewStatus()
+          .withNewLoadBalancer()
+          .addNewIngress()
+          .withIp("203.0." + (i / 2500) + "." + (i % 250))
+          .endIngress()
+          .endLoadBalancer()
+          .endStatus();
     }
     return service.build();
   }
 
   private EndpointSlice slice(int i) {
-    EndpointSliceBuilder slice = new EndpointSliceBuilder()
-        .withNewMetadata().withNamespace(ns(i)).withName("svc-" + i + "-abcde")
-        .addToLabels("kubernetes.io/service-name", "svc-" + i)
-        .addToLabels("endpointslice.kubernetes.io/managed-by", "endpointslice-controller.k8s.io")
-        .endMetadata()
-        .withAddressType("IPv4")
-        .addNewPort().withName("http").withProtocol("TCP").withPort(8080).endPort();
+    EndpointSliceBuilder slice =
+        new EndpointSliceBuilder()
+            .withNewMetadata()
+            .withNamespace(ns(i))
+            .withName("svc-" + i + "-abcde")
+            .addToLabels("kubernetes.io/service-name", "svc-" + i)
+            .addToLabels(
+                "endpointslice.kubernetes.io/managed-by", "endpointslice-controller.k8s.io")
+            .endMetadata()
+            .withAddressType("IPv4")
+            .addNewPort()
+            .withName("http")
+            .withProtocol("TCP")
+            .withPort(8080)
+            .endPort();
     for (int e = 0; e < endpointsPerService; e++) {
       int n = (i * endpointsPerService + e) % nodes;
-      slice.addToEndpoints(new EndpointBuilder()
-          .withAddresses("10.42." + (n % 250) + "." + (e + 1))
-          .withNodeName("node-" + n).withZone("zone-" + (n % 3))
-          .withNewConditions().withReady(true).withServing(true).withTerminating(false).endConditions()
-          .withNewTargetRef().withKind("Pod").withNamespace(ns(i)).withName("app-" + i + "-pod-" + e).endTargetRef()
-          .build());
+      slice.addToEndpoints(
+          new EndpointBuilder()
+              .withAddresses("10.42." + (n % 250) + "." + (e + 1))
+              .withNodeName("node-" + n)
+              .withZone("zone-" + (n % 3))
+              .withNewConditions()
+              .withReady(true)
+              .withServing(true)
+              .withTerminating(false)
+              .endConditions()
+              .withNewTargetRef()
+              .withKind("Pod")
+              .withNamespace(ns(i))
+              .withName("app-" + i + "-pod-" + e)
+              .endTargetRef()
+              .build());
     }
     return slice.build();
   }
 
   private static HTTPRoute route(int i) {
     return new HTTPRouteBuilder()
-        .withNewMetadata().withNamespace(ns(i)).withName("route-" + i)
+        .withNewMetadata()
+        .withNamespace(ns(i))
+        .withName("route-" + i)
         .addToAnnotations("directdns.meisterlala.dev/ttl", "30")
-        .addToAnnotations("kubectl.kubernetes.io/last-applied-configuration", "{\"apiVersion\":\"gateway.networking.k8s.io/v1\"}")
+        .addToAnnotations(
+            "kubectl.kubernetes.io/last-applied-configuration",
+            "{\"apiVersion\":\"gateway.networking.k8s.io/v1\"}")
         .endMetadata()
         .withNewSpec()
-        .addNewParentRef().withName("gateway").withNamespace("infra").endParentRef()
+        .addNewParentRef()
+        .withName("gateway")
+        .withNamespace("infra")
+        .endParentRef()
         .withHostnames("app-" + i + ".example.com")
         .addNewRule()
-        .addNewMatch().withNewPath().withType("PathPrefix").withValue("/").endPath().endMatch()
-        .addNewBackendRef().withName("svc-" + (i % Math.max(1, Integer.getInteger("services", 10_000)))).withPort(80).endBackendRef()
+        .addNewMatch()
+        .withNewPath()
+        .withType("PathPrefix")
+        .withValue("/")
+        .endPath()
+        .endMatch()
+        .addNewBackendRef()
+        .withName("svc-" + (i % Math.max(1, Integer.getInteger("services", 10_000))))
+        .withPort(80)
+        .endBackendRef()
         .endRule()
         .endSpec()
         .build();
@@ -285,19 +416,22 @@ public final class InitialSyncBench {
 
   private Process launchWatcher(Path runtimeClasspath, Path out, String masterUrl, String bootstrap)
       throws IOException {
-    String classpath = "target/classes" + File.pathSeparator + Files.readString(runtimeClasspath).trim();
+    String classpath =
+        "target/classes" + File.pathSeparator + Files.readString(runtimeClasspath).trim();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(List.of(watcherJvm.trim().split("\\s+")));
-    command.addAll(List.of(
-        "-cp", classpath,
-        "dev.cairn.topologywatcher.TopologyWatcherApplication",
-        "--watcher.kubernetes.master-url=" + masterUrl,
-        "--spring.kafka.bootstrap-servers=" + bootstrap,
-        "--server.port=0",
-        "--watcher.topics.prefix=" + PREFIX,
-        "--logging.level.root=WARN",
-        "--logging.level.dev.cairn=INFO"));
+    command.addAll(
+        List.of(
+            "-cp",
+            classpath,
+            "dev.cairn.topologywatcher.TopologyWatcherApplication",
+            "--watcher.kubernetes.master-url=" + masterUrl,
+            "--spring.kafka.bootstrap-servers=" + bootstrap,
+            "--server.port=0",
+            "--watcher.topics.prefix=" + PREFIX,
+            "--logging.level.root=WARN",
+            "--logging.level.dev.cairn=INFO"));
     return new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(out.resolve("watcher.log").toFile())
@@ -324,10 +458,13 @@ public final class InitialSyncBench {
   }
 
   private static String jcmd(long pid, String command) throws Exception {
-    Process p = new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid), command)
-        .redirectErrorStream(true)
-        .start();
+    Process p =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(pid),
+                command)
+            .redirectErrorStream(true)
+            .start();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     p.waitFor();
     return output;
@@ -357,7 +494,8 @@ public final class InitialSyncBench {
       config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
       config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
       config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-      consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+      consumer =
+          new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
       thread = new Thread(this::poll, "bench-records");
       thread.setDaemon(true);
       thread.start();
@@ -365,7 +503,14 @@ public final class InitialSyncBench {
 
     private void poll() {
       List<TopicPartition> partitions = new ArrayList<>();
-      for (var topic : List.of(Topics.ROUTES, Topics.SERVICES, Topics.ENDPOINTS, Topics.NODES, Topics.GSLBS, Topics.SYNC)) {
+      for (var topic :
+          List.of(
+              Topics.ROUTES,
+              Topics.SERVICES,
+              Topics.ENDPOINTS,
+              Topics.NODES,
+              Topics.GSLBS,
+              Topics.SYNC)) {
         List<PartitionInfo> infos = List.of();
         while (running && (infos == null || infos.isEmpty())) {
           infos = consumer.partitionsFor(topic.name(PREFIX), Duration.ofSeconds(5));
@@ -407,7 +552,8 @@ public final class InitialSyncBench {
       long end = System.nanoTime() + timeout.toNanos();
       while (nodesSeen.get() < count) {
         if (System.nanoTime() > end) {
-          throw new IllegalStateException("fewer than " + count + " node records within " + timeout);
+          throw new IllegalStateException(
+              "fewer than " + count + " node records within " + timeout);
         }
         Thread.sleep(20);
       }

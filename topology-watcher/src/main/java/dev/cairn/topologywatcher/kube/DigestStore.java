@@ -67,7 +67,14 @@ final class DigestStore<T extends HasMetadata> implements ItemStore<T> {
 
   @Override
   public T put(String key, T object) {
-    return skeleton(key, entries.put(key, entry(key, object)));
+    Entry fresh = entry(key, object);
+    Entry held = entries.get(key);
+    if (held != null && held.digest() != fresh.digest() && held.digest().equals(fresh.digest())) {
+      // An unchanged object (a heartbeat, a re-list) keeps the digest instance the view shares.
+      // fabric8's cache calls put and remove under its lock, so nothing changes in between.
+      fresh = new Entry(fresh.resourceVersion(), fresh.labels(), held.digest());
+    }
+    return skeleton(key, entries.put(key, fresh));
   }
 
   @Override

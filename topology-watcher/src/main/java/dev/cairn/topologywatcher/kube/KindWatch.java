@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
  * recomputes the same, latest state and can never put an older value back, and a full re-list is a
  * swap of informers followed by a recomputation of every key.
  *
+ * <p>The informer stores are {@link DigestStore}s: they keep each object's normalised record (or
+ * compact slice input), never the whole object, and the view shares those records.
+ *
  * <p>{@link #tick()} and {@link #relist()} run on the watcher's single scheduler thread; the event
  * handlers run on fabric8's informer threads.
  */

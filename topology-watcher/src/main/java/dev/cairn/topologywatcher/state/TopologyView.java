@@ -62,7 +62,20 @@ public final class TopologyView {
    */
   public boolean put(Entity entity, String key, Object value) {
     ConcurrentHashMap<String, Object> table = tables.get(entity);
-    Object previous = value == null ? table.remove(key) : table.put(key, value);
+    Object previous;
+    if (value == null) {
+      previous = table.remove(key);
+    } else {
+      Object[] replaced = new Object[1];
+      // An equal value keeps the instance already held, which the publisher may share.
+      table.compute(
+          key,
+          (k, old) -> {
+            replaced[0] = old;
+            return value.equals(old) ? old : value;
+          });
+      previous = replaced[0];
+    }
     if (Objects.equals(previous, value)) {
       return false;
     }
