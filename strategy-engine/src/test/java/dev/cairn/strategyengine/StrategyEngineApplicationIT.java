@@ -8,14 +8,20 @@ import dev.cairn.commonmodel.codec.CairnDeserializer;
 import dev.cairn.commonmodel.codec.CairnJson;
 import dev.cairn.commonmodel.codec.CairnSerializer;
 import dev.cairn.commonmodel.decision.Disposition;
+import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
+import dev.cairn.commonmodel.health.PeerAnswer;
+import dev.cairn.commonmodel.health.ProbeStatus;
 import dev.cairn.commonmodel.kafka.NamespacePartitioner;
 import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.EndpointState;
+import dev.cairn.commonmodel.topology.GslbState;
+import dev.cairn.commonmodel.topology.GslbStrategy;
 import dev.cairn.commonmodel.topology.NodeAddress;
 import dev.cairn.commonmodel.topology.NodeState;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
+import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -61,6 +67,8 @@ import tools.jackson.databind.JsonNode;
       "engine.state-dir=target/strategy-engine-it-state",
       "engine.topics.partitions=2",
       "engine.topics.prefix=it.",
+      "engine.gslb.geo-tag=eu",
+      "engine.gslb.zones=cloud.example.com",
       "spring.kafka.streams.cleanup.on-startup=true"
     })
 @EmbeddedKafka(partitions = 2, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
@@ -73,7 +81,9 @@ class StrategyEngineApplicationIT {
 
   private static Producer<String, Object> producer;
   private static Consumer<String, TargetDecision> consumer;
+  private static Consumer<String, GslbStatus> statusConsumer;
   private static final Map<String, TargetDecision> decisions = new ConcurrentHashMap<>();
+  private static final Map<String, GslbStatus> statuses = new ConcurrentHashMap<>();
   private final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeAll
@@ -88,6 +98,9 @@ class StrategyEngineApplicationIT {
     }
     if (consumer != null) {
       consumer.close();
+    }
+    if (statusConsumer != null) {
+      statusConsumer.close();
     }
   }
 
@@ -180,6 +193,128 @@ class StrategyEngineApplicationIT {
         .isEqualTo(Disposition.PUBLISH);
   }
 
+  @Test
+  void decidesAGslbFromThePeersAnswersAndExplainsIt() throws Exception {
+    connect();
+    String namespace = "gslb-it";
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> get("/api/v1/gslbs/x/y").statusCode() == 404);
+    send(
+        Topics.SYNC,
+        "topology-watcher",
+        new SyncMarker("g1", SyncMarker.Phase.SYNCED, Instant.now(), Map.of()));
+    send(
+        Topics.SERVICES,
+        "Service/" + namespace + "/web",
+        new ServiceState(
+            namespace,
+            "web",
+            "uid-web",
+            "ClusterIP",
+            List.of(),
+            List.of(),
+            List.of(),
+            Map.of(),
+            List.of()));
+    send(Topics.ENDPOINTS, "Service/" + namespace + "/web", endpoints(namespace));
+    PeerAnswer us =
+        new PeerAnswer(
+            "app.cloud.example.com",
+            "us-east-1",
+            "192.0.2.53:53",
+            ProbeStatus.OK,
+            List.of("198.51.100.20"),
+            List.of(),
+            30L,
+            Instant.now(),
+            null,
+            Instant.now());
+    send(Topics.PEER_ANSWERS, us.key(), us);
+    GslbState gslb =
+        new GslbState(
+            namespace,
+            "app",
+            "uid-gslb",
+            null,
+            List.of(
+                new GslbState.IngressRule(
+                    "app.cloud.example.com", List.of(BackendRef.service("web")))),
+            new GslbStrategy("roundRobin", 60, null, Map.of("eu", 70, "us-east-1", 30), null),
+            null,
+            Map.of("k8gb.io/exposed-ip-addresses", "203.0.113.10,2001:db8::10"),
+            List.of());
+    send(Topics.GSLBS, gslb.ref().key(), gslb);
+
+    String key = "Gslb/" + namespace + "/app";
+    // the peer answer reaches the engine through the broadcast topic, possibly after the Gslb:
+    // the decision and the status converge on it
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              poll();
+              pollStatuses();
+              assertThat(statuses.get(key)).isNotNull();
+              assertThat(statuses.get(key).healthyRecords())
+                  .containsEntry(
+                      "app.cloud.example.com",
+                      List.of("198.51.100.20", "203.0.113.10", "2001:db8::10"));
+              TargetDecision decision = decisions.get(key);
+              assertThat(decision).isNotNull();
+              assertThat(decision.labels()).containsEntry("k8gb.io/dnstype", "local");
+              assertThat(decision.records())
+                  .anySatisfy(
+                      r -> {
+                        assertThat(r.dnsName()).isEqualTo("app.cloud.example.com");
+                        assertThat(r.recordType()).isEqualTo("A");
+                        assertThat(r.targets()).containsExactly("198.51.100.20", "203.0.113.10");
+                        assertThat(r.labels())
+                            .containsEntry("weight-us-east-1-0-30", "198.51.100.20")
+                            .containsEntry("weight-eu-0-70", "203.0.113.10");
+                      })
+                  .anySatisfy(
+                      r -> assertThat(r.dnsName()).isEqualTo("localtargets-app.cloud.example.com"));
+            });
+
+    HttpResponse<String> explained = get("/api/v1/gslbs/" + namespace + "/app");
+    assertThat(explained.statusCode()).isEqualTo(200);
+    JsonNode peer =
+        CairnJson.newMapper()
+            .readTree(explained.body())
+            .get("report")
+            .get("hosts")
+            .get(0)
+            .get("peers")
+            .get(0);
+    assertThat(peer.get("geoTag").asString()).isEqualTo("us-east-1");
+    assertThat(peer.get("verdict").asString()).isEqualTo("ANSWERED");
+    assertThat(peer.get("lastSuccessAgeSeconds").asLong()).isNotNegative();
+    HttpResponse<String> byKind = get("/api/v1/decisions/" + namespace + "/app?kind=Gslb");
+    assertThat(byKind.statusCode()).isEqualTo(200);
+
+    send(Topics.GSLBS, key, null);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              poll();
+              pollStatuses();
+              assertThat(decisions).doesNotContainKey(key);
+              assertThat(statuses).doesNotContainKey(key);
+            });
+  }
+
+  private void pollStatuses() {
+    for (ConsumerRecord<String, GslbStatus> record : statusConsumer.poll(Duration.ofMillis(200))) {
+      if (record.value() == null) {
+        statuses.remove(record.key());
+      } else {
+        statuses.put(record.key(), record.value());
+      }
+    }
+  }
+
   private void connect() {
     if (producer == null) {
       producer =
@@ -202,6 +337,17 @@ class StrategyEngineApplicationIT {
               new StringDeserializer(),
               new CairnDeserializer<>(TargetDecision.class));
       consumer.subscribe(List.of(PREFIX + Topics.DECISIONS.name()));
+    }
+    if (statusConsumer == null) {
+      statusConsumer =
+          new KafkaConsumer<>(
+              Map.of(
+                  ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
+                  ConsumerConfig.GROUP_ID_CONFIG, "strategy-engine-it-status-reader",
+                  ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+              new StringDeserializer(),
+              new CairnDeserializer<>(GslbStatus.class));
+      statusConsumer.subscribe(List.of(PREFIX + Topics.GSLB_STATUS.name()));
     }
   }
 

@@ -12,7 +12,7 @@ import dev.cairn.strategyengine.placement.PlacementDecider;
 import dev.cairn.strategyengine.placement.PlacementSettings;
 import dev.cairn.strategyengine.placement.ResolutionLookup;
 import dev.cairn.strategyengine.stream.EngineMetrics.Trigger;
-import dev.cairn.strategyengine.stream.PlacementTopology.StoreType;
+import dev.cairn.strategyengine.stream.EngineTopology.StoreType;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Instant;
@@ -116,8 +116,8 @@ class PlacementBench {
     // record, which with RocksDB measures disk flushes, not the engine (Kafka Streams flushes per
     // commit interval).
     for (StoreType storeType : List.of(StoreType.IN_MEMORY)) {
-      try (PlacementDriver driver =
-          new PlacementDriver(PlacementSettings.defaults(), NOW, storeType)) {
+      try (EngineDriver driver =
+          new EngineDriver(PlacementSettings.defaults(), NOW, storeType)) {
         long start = System.nanoTime();
         driver.synced();
         nodes.forEach(driver::node);

@@ -22,7 +22,10 @@ import tools.jackson.databind.json.JsonMapper;
  * on {@code cairn.decision.targets.v1}.
  *
  * <ul>
- *   <li>{@code GET /api/v1/decisions/{namespace}/{route}}: the decision of an HTTPRoute;
+ *   <li>{@code GET /api/v1/decisions/{namespace}/{name}}: the decision of an HTTPRoute; with {@code
+ *       ?kind=Gslb} the decision of a Gslb (its explanation tells the strategy branch per host and
+ *       how each peer's answer counted; {@code /api/v1/gslbs/{namespace}/{name}} has the full
+ *       report);
  *   <li>{@code GET /api/v1/decisions?hostname=app.example.com}: every decision publishing that name
  *       (a JSON array).
  * </ul>
@@ -33,6 +36,9 @@ import tools.jackson.databind.json.JsonMapper;
 @RequestMapping(path = "/api/v1/decisions", produces = MediaType.APPLICATION_JSON_VALUE)
 class DecisionController {
 
+  /** The source kinds the engine decides. */
+  static final List<String> KINDS = List.of("HTTPRoute", "Gslb");
+
   private final DecisionQueries queries;
   private final JsonMapper json = CairnJson.newMapper();
 
@@ -40,9 +46,18 @@ class DecisionController {
     this.queries = queries;
   }
 
-  @GetMapping("/{namespace}/{route}")
-  ResponseEntity<String> forRoute(@PathVariable String namespace, @PathVariable String route) {
-    Optional<TargetDecision> decision = queries.forRoute(namespace, route);
+  @GetMapping("/{namespace}/{name}")
+  ResponseEntity<String> forSource(
+      @PathVariable String namespace,
+      @PathVariable String name,
+      @RequestParam(defaultValue = "HTTPRoute") String kind) {
+    if (!KINDS.contains(kind)) {
+      return error(
+          HttpStatus.BAD_REQUEST,
+          "bad-request",
+          "kind must be one of " + String.join(", ", KINDS) + ", got '" + kind + "'");
+    }
+    Optional<TargetDecision> decision = queries.forSource(kind, namespace, name);
     return decision
         .map(d -> ResponseEntity.ok(json.writeValueAsString(d)))
         .orElseGet(
@@ -50,7 +65,7 @@ class DecisionController {
                 error(
                     HttpStatus.NOT_FOUND,
                     "not-found",
-                    "no decision for HTTPRoute " + namespace + "/" + route));
+                    "no decision for " + kind + " " + namespace + "/" + name));
   }
 
   @GetMapping(params = "hostname")
@@ -72,7 +87,7 @@ class DecisionController {
     return error(
         HttpStatus.BAD_REQUEST,
         "bad-request",
-        "use /api/v1/decisions/{namespace}/{route} or /api/v1/decisions?hostname=<name>");
+        "use /api/v1/decisions/{namespace}/{name}[?kind=Gslb] or /api/v1/decisions?hostname=<name>");
   }
 
   @ExceptionHandler(StreamsUnavailableException.class)

@@ -1,12 +1,14 @@
 package dev.cairn.strategyengine.api;
 
 import dev.cairn.commonmodel.decision.DnsRecord;
+import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
-import dev.cairn.strategyengine.placement.PlacementDecider;
-import dev.cairn.strategyengine.stream.PlacementTopology;
+import dev.cairn.strategyengine.gslb.GslbReport;
+import dev.cairn.strategyengine.stream.EngineTopology;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -18,9 +20,11 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.stereotype.Component;
 
 /**
- * Reads the current decisions from the engine's {@value PlacementTopology#DECISIONS_STORE} store
- * (Kafka Streams interactive queries). It answers for the partitions this instance holds; a
- * single-instance engine (the default and the local stack) holds them all.
+ * Reads the current decisions, Gslb statuses and Gslb reports from the engine's stores ({@value
+ * EngineTopology#DECISIONS_STORE}, {@value EngineTopology#GSLB_STATUS_STORE}, {@value
+ * EngineTopology#GSLB_REPORTS_STORE}) through Kafka Streams interactive queries. It answers for the
+ * partitions this instance holds; a single-instance engine (the default and the local stack) holds
+ * them all.
  */
 @Component
 class DecisionQueries {
@@ -31,39 +35,72 @@ class DecisionQueries {
     this.factory = factory;
   }
 
-  /** The decision of an HTTPRoute. */
-  Optional<TargetDecision> forRoute(String namespace, String name) {
-    String key = PlacementDecider.HTTP_ROUTE + "/" + namespace + "/" + name;
-    try {
-      return Optional.ofNullable(store().get(key));
-    } catch (InvalidStateStoreException e) {
-      throw new StreamsUnavailableException(
-          "the decision store is being moved: " + e.getMessage(), e);
-    }
+  /** The decision of the source {@code <kind>/<namespace>/<name>}. */
+  Optional<TargetDecision> forSource(String kind, String namespace, String name) {
+    String key = kind + "/" + namespace + "/" + name;
+    return query(
+        () ->
+            Optional.ofNullable(
+                this.<TargetDecision>store(EngineTopology.DECISIONS_STORE).get(key)));
+  }
+
+  /** Everything the engine holds about a Gslb; empty when it holds nothing. */
+  Optional<GslbSnapshot> forGslb(String namespace, String name) {
+    String key = "Gslb/" + namespace + "/" + name;
+    return query(
+        () -> {
+          TargetDecision decision =
+              this.<TargetDecision>store(EngineTopology.DECISIONS_STORE).get(key);
+          GslbStatus status = this.<GslbStatus>store(EngineTopology.GSLB_STATUS_STORE).get(key);
+          GslbReport report = this.<GslbReport>store(EngineTopology.GSLB_REPORTS_STORE).get(key);
+          if (decision == null && status == null && report == null) {
+            return Optional.empty();
+          }
+          return Optional.of(new GslbSnapshot(decision, status, report));
+        });
   }
 
   /** Every decision with a record for {@code hostname} (normalised), sorted by source key. */
   List<TargetDecision> forHostname(String hostname) {
-    List<TargetDecision> found = new ArrayList<>();
-    try (KeyValueIterator<String, TargetDecision> all = store().all()) {
-      while (all.hasNext()) {
-        KeyValue<String, TargetDecision> entry = all.next();
-        for (DnsRecord record : entry.value.records()) {
-          if (record.dnsName().equals(hostname)) {
-            found.add(entry.value);
-            break;
+    return query(
+        () -> {
+          List<TargetDecision> found = new ArrayList<>();
+          try (KeyValueIterator<String, TargetDecision> all =
+              this.<TargetDecision>store(EngineTopology.DECISIONS_STORE).all()) {
+            while (all.hasNext()) {
+              KeyValue<String, TargetDecision> entry = all.next();
+              for (DnsRecord record : entry.value.records()) {
+                if (record.dnsName().equals(hostname)) {
+                  found.add(entry.value);
+                  break;
+                }
+              }
+            }
           }
-        }
-      }
-    } catch (InvalidStateStoreException e) {
-      throw new StreamsUnavailableException(
-          "the decision store is being moved: " + e.getMessage(), e);
-    }
-    found.sort((a, b) -> a.source().key().compareTo(b.source().key()));
-    return found;
+          found.sort((a, b) -> a.source().key().compareTo(b.source().key()));
+          return found;
+        });
   }
 
-  private ReadOnlyKeyValueStore<String, TargetDecision> store() {
+  /**
+   * What the engine holds about one Gslb.
+   *
+   * @param decision the last decision emitted, {@code null} if none
+   * @param status the last status emitted, {@code null} if none
+   * @param report the last evaluation's report, {@code null} if none
+   */
+  record GslbSnapshot(TargetDecision decision, GslbStatus status, GslbReport report) {}
+
+  private <T> T query(Supplier<T> read) {
+    try {
+      return read.get();
+    } catch (InvalidStateStoreException e) {
+      throw new StreamsUnavailableException(
+          "the decision stores are being moved: " + e.getMessage(), e);
+    }
+  }
+
+  private <V> ReadOnlyKeyValueStore<String, V> store(String name) {
     KafkaStreams streams = factory.getKafkaStreams();
     KafkaStreams.State state = streams == null ? null : streams.state();
     if (state != KafkaStreams.State.RUNNING) {
@@ -71,7 +108,6 @@ class DecisionQueries {
           "Kafka Streams is " + (state == null ? "not started" : state) + ", not RUNNING");
     }
     return streams.store(
-        StoreQueryParameters.fromNameAndType(
-            PlacementTopology.DECISIONS_STORE, QueryableStoreTypes.keyValueStore()));
+        StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore()));
   }
 }

@@ -3,13 +3,15 @@ package dev.cairn.strategyengine.config;
 import dev.cairn.commonmodel.TopicSettings;
 import dev.cairn.commonmodel.Topics;
 import dev.cairn.commonmodel.decision.TargetDecision;
+import dev.cairn.strategyengine.gslb.GslbSettings;
 import dev.cairn.strategyengine.stream.EngineMeters;
 import dev.cairn.strategyengine.stream.EngineMetrics;
+import dev.cairn.strategyengine.stream.EngineTopology;
 import dev.cairn.strategyengine.stream.InputErrorHandler;
 import dev.cairn.strategyengine.stream.InputErrors;
-import dev.cairn.strategyengine.stream.PlacementTopology;
 import dev.cairn.strategyengine.stream.StreamsFailures;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -17,6 +19,8 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.kstream.KStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.LivenessState;
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
@@ -30,10 +34,12 @@ import org.springframework.kafka.config.KafkaStreamsConfiguration;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 import org.springframework.kafka.core.KafkaAdmin;
 
-/** Wires the placement topology into Spring Kafka's Streams support. */
+/** Wires the decision topology into Spring Kafka's Streams support. */
 @Configuration(proxyBeanMethods = false)
 @EnableKafkaStreams
 class StrategyEngineConfiguration {
+
+  private static final Logger log = LoggerFactory.getLogger(StrategyEngineConfiguration.class);
 
   @Bean
   EngineMetrics engineMetrics(MeterRegistry registry) {
@@ -90,19 +96,32 @@ class StrategyEngineConfiguration {
   }
 
   @Bean
-  PlacementTopology placementTopology(StrategyEngineProperties properties, EngineMetrics metrics) {
-    return new PlacementTopology(
+  EngineTopology engineTopology(StrategyEngineProperties properties, EngineMetrics metrics) {
+    GslbSettings gslb = properties.gslbSettings();
+    if (gslb.geoTag() == null) {
+      log.atWarn()
+          .log(
+              "engine.gslb.geo-tag is not set: Gslbs are reported in their status and not decided");
+    }
+    return new EngineTopology(
         properties.topics(),
         properties.placementSettings(),
+        gslb,
         metrics,
         properties.resolutionExpiryCheckInterval(),
+        properties.gslb().punctuateInterval(),
         properties.stateStoreType());
   }
 
   @Bean
-  KStream<String, TargetDecision> decisionStream(
-      StreamsBuilder builder, PlacementTopology topology) {
+  KStream<String, TargetDecision> decisionStream(StreamsBuilder builder, EngineTopology topology) {
     return topology.build(builder);
+  }
+
+  /** The clock of the explain API (ages of peer answers); the decisions use the task's clock. */
+  @Bean
+  Clock engineClock() {
+    return Clock.systemUTC();
   }
 
   /** The topics the engine reads and writes, created when missing so Streams can start. */
@@ -111,10 +130,14 @@ class StrategyEngineConfiguration {
     TopicSettings topics = properties.topics();
     return new KafkaAdmin.NewTopics(
         topics.newTopic(Topics.ROUTES),
+        topics.newTopic(Topics.SERVICES),
         topics.newTopic(Topics.ENDPOINTS),
         topics.newTopic(Topics.NODES),
+        topics.newTopic(Topics.GSLBS),
         topics.newTopic(Topics.SYNC),
+        topics.newTopic(Topics.PEER_ANSWERS),
         topics.newTopic(Topics.HOSTNAME_RESOLUTIONS),
-        topics.newTopic(Topics.DECISIONS));
+        topics.newTopic(Topics.DECISIONS),
+        topics.newTopic(Topics.GSLB_STATUS));
   }
 }

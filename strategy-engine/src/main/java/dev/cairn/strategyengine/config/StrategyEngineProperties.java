@@ -1,10 +1,12 @@
 package dev.cairn.strategyengine.config;
 
 import dev.cairn.commonmodel.TopicSettings;
+import dev.cairn.strategyengine.gslb.GslbSettings;
 import dev.cairn.strategyengine.placement.PlacementSettings;
-import dev.cairn.strategyengine.stream.PlacementTopology.StoreType;
+import dev.cairn.strategyengine.stream.EngineTopology.StoreType;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -31,6 +33,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param streamThreads Kafka Streams {@code num.stream.threads}
  * @param stateStoreType {@code rocksdb} (default) or {@code in-memory}
  * @param topics topic prefix, partitions and replicas
+ * @param gslb the Gslb (k8gb) settings, {@code engine.gslb.*}
  */
 @ConfigurationProperties(prefix = "engine")
 public record StrategyEngineProperties(
@@ -46,7 +49,8 @@ public record StrategyEngineProperties(
     @DefaultValue("0") long statestoreCacheMaxBytes,
     @DefaultValue("1") int streamThreads,
     @DefaultValue("rocksdb") StoreType stateStoreType,
-    @DefaultValue TopicSettings topics) {
+    @DefaultValue TopicSettings topics,
+    @DefaultValue Gslb gslb) {
 
   public StrategyEngineProperties {
     if (applicationId == null || !applicationId.matches("[A-Za-z0-9._-]+")) {
@@ -71,6 +75,15 @@ public record StrategyEngineProperties(
     }
     placementSettings(
         enableIpv4, enableIpv6, resolveTargetHostnames, dnsResolver, resolutionMaxStale);
+    if (gslb == null) {
+      gslb = new Gslb(null, List.of(), List.of(), null, null, null, null, null);
+    }
+    gslb.settings();
+  }
+
+  /** The Gslb settings the core receives. */
+  public GslbSettings gslbSettings() {
+    return gslb.settings();
   }
 
   /** The settings the placement core receives. */
@@ -87,6 +100,71 @@ public record StrategyEngineProperties(
   private static void requirePositive(String name, Duration value) {
     if (value == null || value.isNegative() || value.isZero()) {
       throw new IllegalArgumentException(name + " must be positive, got " + value);
+    }
+  }
+
+  /**
+   * The Gslb settings, {@code engine.gslb.*}.
+   *
+   * @param geoTag this cluster's geo tag (k8gb {@code CLUSTER_GEO_TAG}): letters, digits and {@code
+   *     -}. Required for Gslbs to be decided; without it every Gslb is reported (status problem)
+   *     and skipped
+   * @param zones the load-balanced zones (k8gb {@code DNS_ZONES}); a Gslb host must equal one or
+   *     lie below it. Empty: every host is accepted
+   * @param exposedIps the cluster-wide local targets (k8gb {@code CLUSTER_EXPOSED_IPS}), IPv4 and
+   *     IPv6; used when a Gslb has no {@code k8gb.io/exposed-ip-addresses} annotation
+   * @param defaultTtl the record TTL when a Gslb's {@code dnsTtlSeconds} is absent or 0
+   * @param splitBrainThreshold how long an unreachable peer's last answer is trusted when a Gslb's
+   *     {@code splitBrainThresholdSeconds} is absent or 0
+   * @param ttlMin the smallest {@code dnsTtlSeconds} accepted
+   * @param ttlMax the largest {@code dnsTtlSeconds} accepted
+   * @param punctuateInterval how often Gslbs whose trusted peer answers expire are re-decided
+   */
+  public record Gslb(
+      String geoTag,
+      @DefaultValue List<String> zones,
+      @DefaultValue List<String> exposedIps,
+      @DefaultValue("30s") Duration defaultTtl,
+      @DefaultValue("300s") Duration splitBrainThreshold,
+      @DefaultValue("1s") Duration ttlMin,
+      @DefaultValue("1h") Duration ttlMax,
+      @DefaultValue("1s") Duration punctuateInterval) {
+
+    public Gslb {
+      zones = zones == null ? List.of() : List.copyOf(zones);
+      exposedIps = exposedIps == null ? List.of() : List.copyOf(exposedIps);
+      defaultTtl = defaultTtl == null ? Duration.ofSeconds(30) : defaultTtl;
+      splitBrainThreshold =
+          splitBrainThreshold == null
+              ? GslbSettings.DEFAULT_SPLIT_BRAIN_THRESHOLD
+              : splitBrainThreshold;
+      ttlMin = ttlMin == null ? Duration.ofSeconds(1) : ttlMin;
+      ttlMax = ttlMax == null ? Duration.ofHours(1) : ttlMax;
+      punctuateInterval = punctuateInterval == null ? Duration.ofSeconds(1) : punctuateInterval;
+      requireWholeSeconds("engine.gslb.default-ttl", defaultTtl);
+      requireWholeSeconds("engine.gslb.split-brain-threshold", splitBrainThreshold);
+      requireWholeSeconds("engine.gslb.ttl-min", ttlMin);
+      requireWholeSeconds("engine.gslb.ttl-max", ttlMax);
+      requirePositive("engine.gslb.punctuate-interval", punctuateInterval);
+    }
+
+    /** The settings the Gslb core receives; validates the values. */
+    public GslbSettings settings() {
+      return new GslbSettings(
+          geoTag,
+          zones,
+          exposedIps,
+          defaultTtl.toSeconds(),
+          ttlMin.toSeconds(),
+          ttlMax.toSeconds(),
+          splitBrainThreshold);
+    }
+
+    private static void requireWholeSeconds(String name, Duration value) {
+      requirePositive(name, value);
+      if (value.toNanosPart() != 0) {
+        throw new IllegalArgumentException(name + " must be whole seconds, got " + value);
+      }
     }
   }
 }

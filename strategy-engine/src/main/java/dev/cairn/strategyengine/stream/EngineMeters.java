@@ -15,7 +15,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>{@code cairn.engine.recomputations} by {@code trigger} (route, endpoints, node, sync,
  *       resolution, resolution-expiry);
  *   <li>{@code cairn.engine.records.malformed} by {@code topic}: input records skipped;
- *   <li>{@code cairn.engine.placement.failures}: placements that threw.
+ *   <li>{@code cairn.engine.placement.failures}: placements that threw;
+ *   <li>{@code cairn.engine.gslb.status.emitted} by {@code outcome} (UPDATE, TOMBSTONE);
+ *   <li>{@code cairn.engine.gslb.undecided}: Gslb evaluations left undecided (invalid spec, no geo
+ *       tag);
+ *   <li>{@code cairn.engine.gslb.failures}: Gslb decisions that threw.
  * </ul>
  */
 public final class EngineMeters implements EngineMetrics {
@@ -32,6 +36,11 @@ public final class EngineMeters implements EngineMetrics {
       counter("cairn.engine.decisions.emitted", "disposition", disposition);
     }
     counter("cairn.engine.placement.failures", null, null);
+    for (String outcome : new String[] {"UPDATE", "TOMBSTONE"}) {
+      counter("cairn.engine.gslb.status.emitted", "outcome", outcome);
+    }
+    counter("cairn.engine.gslb.undecided", null, null);
+    counter("cairn.engine.gslb.failures", null, null);
   }
 
   @Override
@@ -57,6 +66,21 @@ public final class EngineMeters implements EngineMetrics {
   @Override
   public void malformedRecord(String topic) {
     counter("cairn.engine.records.malformed", "topic", topic).increment();
+  }
+
+  @Override
+  public void statusEmitted(String outcome) {
+    counter("cairn.engine.gslb.status.emitted", "outcome", outcome).increment();
+  }
+
+  @Override
+  public void gslbUndecided() {
+    counter("cairn.engine.gslb.undecided", null, null).increment();
+  }
+
+  @Override
+  public void gslbFailed() {
+    counter("cairn.engine.gslb.failures", null, null).increment();
   }
 
   private Counter counter(String name, String tag, String value) {

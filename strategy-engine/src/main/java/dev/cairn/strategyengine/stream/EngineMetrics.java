@@ -1,7 +1,7 @@
 package dev.cairn.strategyengine.stream;
 
 /**
- * What the placement topology counts. The application backs it with Micrometer; tests count in
+ * What the decision topology counts. The application backs it with Micrometer; tests count in
  * memory.
  */
 public interface EngineMetrics {
@@ -23,9 +23,18 @@ public interface EngineMetrics {
 
         @Override
         public void malformedRecord(String topic) {}
+
+        @Override
+        public void statusEmitted(String outcome) {}
+
+        @Override
+        public void gslbUndecided() {}
+
+        @Override
+        public void gslbFailed() {}
       };
 
-  /** A route's decision was recomputed because of this kind of input change. */
+  /** A route's or Gslb's decision was recomputed because of this kind of input change. */
   void recomputed(Trigger trigger);
 
   /**
@@ -43,6 +52,15 @@ public interface EngineMetrics {
   /** A record that could not be used was skipped. */
   void malformedRecord(String topic);
 
+  /** A Gslb status was emitted: {@code UPDATE} or {@code TOMBSTONE}. */
+  void statusEmitted(String outcome);
+
+  /** A Gslb could not be decided (invalid spec, no geo tag); its previous decision stays. */
+  void gslbUndecided();
+
+  /** Deciding a Gslb threw; the previous decision and status stay. */
+  void gslbFailed();
+
   /** The input change that caused a recomputation. */
   enum Trigger {
     ROUTE,
@@ -50,7 +68,11 @@ public interface EngineMetrics {
     NODE,
     SYNC,
     RESOLUTION,
-    RESOLUTION_EXPIRY;
+    RESOLUTION_EXPIRY,
+    GSLB,
+    SERVICE,
+    PEER_ANSWER,
+    SPLIT_BRAIN_EXPIRY;
 
     /** The metric tag value. */
     public String tag() {

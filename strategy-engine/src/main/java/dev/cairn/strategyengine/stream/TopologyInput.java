@@ -1,13 +1,16 @@
 package dev.cairn.strategyengine.stream;
 
 import dev.cairn.commonmodel.health.HostnameResolution;
+import dev.cairn.commonmodel.health.PeerAnswer;
+import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.NodeState;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
+import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
 
 /**
- * One input change as the placement processor sees it: the inputs of all topics are merged into one
+ * One input change as the decision processor sees it: the inputs of all topics are merged into one
  * stream so that a single processor (and a single node directory) serves a task. A {@code null}
  * value is a tombstone. Never serialised.
  */
@@ -22,4 +25,10 @@ sealed interface TopologyInput {
   record SyncInput(SyncMarker value) implements TopologyInput {}
 
   record ResolutionInput(HostnameResolution value) implements TopologyInput {}
+
+  record GslbInput(GslbState value) implements TopologyInput {}
+
+  record ServiceInput(ServiceState value) implements TopologyInput {}
+
+  record PeerAnswerInput(PeerAnswer value) implements TopologyInput {}
 }

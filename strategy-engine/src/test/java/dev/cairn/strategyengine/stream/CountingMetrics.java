@@ -34,6 +34,33 @@ final class CountingMetrics implements EngineMetrics {
     increment("malformed:" + topic);
   }
 
+  @Override
+  public void statusEmitted(String outcome) {
+    increment("status:" + outcome);
+  }
+
+  @Override
+  public void gslbUndecided() {
+    increment("undecided");
+  }
+
+  @Override
+  public void gslbFailed() {
+    increment("gslb-failed");
+  }
+
+  long statuses(String outcome) {
+    return count("status:" + outcome);
+  }
+
+  long undecided() {
+    return count("undecided");
+  }
+
+  long gslbFailures() {
+    return count("gslb-failed");
+  }
+
   long recomputations(Trigger trigger) {
     return count("recomputed:" + trigger);
   }

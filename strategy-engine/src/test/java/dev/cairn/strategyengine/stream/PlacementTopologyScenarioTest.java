@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.strategyengine.placement.Scenario;
-import dev.cairn.strategyengine.stream.PlacementTopology.StoreType;
+import dev.cairn.strategyengine.stream.EngineTopology.StoreType;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -22,8 +22,8 @@ class PlacementTopologyScenarioTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("scenarios")
   void emitsTheDecidersDecisionWhenTheRouteArrivesLast(Scenario scenario) {
-    try (PlacementDriver driver =
-        new PlacementDriver(scenario.settings(), scenario.now(), StoreType.IN_MEMORY)) {
+    try (EngineDriver driver =
+        new EngineDriver(scenario.settings(), scenario.now(), StoreType.IN_MEMORY)) {
       driver.synced();
       scenario.nodes().forEach(driver::node);
       scenario.endpoints().values().forEach(driver::endpoints);
@@ -40,8 +40,8 @@ class PlacementTopologyScenarioTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("scenarios")
   void reachesTheSameDecisionWhenTheRouteArrivesFirst(Scenario scenario) {
-    try (PlacementDriver driver =
-        new PlacementDriver(scenario.settings(), scenario.now(), StoreType.IN_MEMORY)) {
+    try (EngineDriver driver =
+        new EngineDriver(scenario.settings(), scenario.now(), StoreType.IN_MEMORY)) {
       driver.synced();
       driver.route(scenario.route());
       scenario.resolutions().forEach(driver::resolution);

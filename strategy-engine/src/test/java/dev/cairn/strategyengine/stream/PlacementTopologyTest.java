@@ -19,7 +19,7 @@ import dev.cairn.commonmodel.topology.ServiceEndpoints;
 import dev.cairn.commonmodel.topology.SyncMarker;
 import dev.cairn.strategyengine.placement.PlacementSettings;
 import dev.cairn.strategyengine.stream.EngineMetrics.Trigger;
-import dev.cairn.strategyengine.stream.PlacementTopology.StoreType;
+import dev.cairn.strategyengine.stream.EngineTopology.StoreType;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,13 +36,12 @@ import org.junit.jupiter.api.Test;
 /** The streaming shell's own behaviour: incremental recomputation, emission, tombstones, sync. */
 class PlacementTopologyTest {
 
-  private PlacementDriver driver;
+  private EngineDriver driver;
 
   @BeforeEach
   void start() {
     driver =
-        new PlacementDriver(
-            PlacementSettings.defaults(), PlacementDriver.START, StoreType.IN_MEMORY);
+        new EngineDriver(PlacementSettings.defaults(), EngineDriver.START, StoreType.IN_MEMORY);
   }
 
   @AfterEach
@@ -78,8 +77,7 @@ class PlacementTopologyTest {
   @Test
   void theIndexWorksOnRocksDbStores() {
     driver.close();
-    driver =
-        new PlacementDriver(PlacementSettings.defaults(), PlacementDriver.START, StoreType.ROCKSDB);
+    driver = new EngineDriver(PlacementSettings.defaults(), EngineDriver.START, StoreType.ROCKSDB);
     anEndpointsChangeRecomputesOnlyTheRoutesReferencingThatService();
     driver.metrics.reset();
 
@@ -356,7 +354,7 @@ class PlacementTopologyTest {
     assertThat(driver.metrics.holds("NO_TARGETS")).isEqualTo(1);
     assertThat(driver.metrics.holds("WITHDRAW")).isEqualTo(1);
 
-    driver.marker(new SyncMarker("g1", SyncMarker.Phase.SYNCING, PlacementDriver.START, Map.of()));
+    driver.marker(new SyncMarker("g1", SyncMarker.Phase.SYNCING, EngineDriver.START, Map.of()));
     assertThat(driver.read()).isEmpty();
 
     driver.synced();
@@ -379,14 +377,14 @@ class PlacementTopologyTest {
         .route(route("shop", "r", "web"));
     driver.read();
 
-    driver.marker(new SyncMarker("g2", SyncMarker.Phase.SYNCING, PlacementDriver.START, Map.of()));
+    driver.marker(new SyncMarker("g2", SyncMarker.Phase.SYNCING, EngineDriver.START, Map.of()));
     driver.deleteRoute("HTTPRoute/shop/r");
     driver.deleteEndpoints("Service/shop/web");
 
     assertThat(driver.read()).isEmpty();
     assertThat(driver.metrics.holds("TOMBSTONE")).isEqualTo(1);
 
-    driver.marker(new SyncMarker("g2", SyncMarker.Phase.SYNCED, PlacementDriver.START, Map.of()));
+    driver.marker(new SyncMarker("g2", SyncMarker.Phase.SYNCED, EngineDriver.START, Map.of()));
 
     assertThat(driver.read()).containsExactly(KeyValue.pair("HTTPRoute/shop/r", null));
   }
@@ -531,8 +529,8 @@ class PlacementTopologyTest {
         status,
         List.of(ipv4),
         List.of(),
-        PlacementDriver.START.minusSeconds(60),
-        PlacementDriver.START.plusSeconds(60),
+        EngineDriver.START.minusSeconds(60),
+        EngineDriver.START.plusSeconds(60),
         stale);
   }
 }

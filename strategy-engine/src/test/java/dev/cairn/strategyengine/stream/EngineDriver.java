@@ -6,14 +6,19 @@ import dev.cairn.commonmodel.TopicSpec;
 import dev.cairn.commonmodel.Topics;
 import dev.cairn.commonmodel.codec.CairnDeserializer;
 import dev.cairn.commonmodel.codec.CairnSerializer;
+import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.health.HostnameResolution;
+import dev.cairn.commonmodel.health.PeerAnswer;
+import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.NodeState;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
+import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
+import dev.cairn.strategyengine.gslb.GslbSettings;
 import dev.cairn.strategyengine.placement.PlacementSettings;
-import dev.cairn.strategyengine.stream.PlacementTopology.StoreType;
+import dev.cairn.strategyengine.stream.EngineTopology.StoreType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -35,8 +40,8 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
 
-/** The placement topology under {@link TopologyTestDriver}, with typed input and output topics. */
-final class PlacementDriver implements AutoCloseable {
+/** The engine topology under {@link TopologyTestDriver}, with typed input and output topics. */
+final class EngineDriver implements AutoCloseable {
 
   static final Instant START = Instant.parse("2026-11-29T12:00:00Z");
 
@@ -48,17 +53,33 @@ final class PlacementDriver implements AutoCloseable {
   private final TestInputTopic<String, NodeState> nodes;
   private final TestInputTopic<String, SyncMarker> sync;
   private final TestInputTopic<String, HostnameResolution> resolutions;
+  private final TestInputTopic<String, GslbState> gslbs;
+  private final TestInputTopic<String, ServiceState> services;
+  private final TestInputTopic<String, PeerAnswer> peerAnswers;
   private final TestOutputTopic<String, TargetDecision> decisions;
+  private final TestOutputTopic<String, GslbStatus> statuses;
   private final Path stateDir;
+  private Instant wallClock;
 
-  PlacementDriver(PlacementSettings settings) {
+  EngineDriver(PlacementSettings settings) {
     this(settings, START, StoreType.IN_MEMORY);
   }
 
-  PlacementDriver(PlacementSettings settings, Instant now, StoreType storeType) {
+  EngineDriver(PlacementSettings settings, Instant now, StoreType storeType) {
+    this(settings, GslbSettings.defaults("eu"), now, storeType);
+  }
+
+  EngineDriver(
+      PlacementSettings settings, GslbSettings gslbSettings, Instant now, StoreType storeType) {
     StreamsBuilder builder = new StreamsBuilder();
-    new PlacementTopology(
-            TopicSettings.defaults(), settings, metrics, Duration.ofMinutes(1), storeType)
+    new EngineTopology(
+            TopicSettings.defaults(),
+            settings,
+            gslbSettings,
+            metrics,
+            Duration.ofMinutes(1),
+            Duration.ofSeconds(1),
+            storeType)
         .build(builder);
     try {
       Path target = Path.of("target");
@@ -76,16 +97,25 @@ final class PlacementDriver implements AutoCloseable {
         InputErrorHandler.class.getName());
     props.put(InputErrorHandler.INPUT_ERRORS_CONFIG, inputErrors);
     driver = new TopologyTestDriver(builder.build(), props, now);
+    wallClock = now;
     routes = input(Topics.ROUTES);
     endpoints = input(Topics.ENDPOINTS);
     nodes = input(Topics.NODES);
     sync = input(Topics.SYNC);
     resolutions = input(Topics.HOSTNAME_RESOLUTIONS);
+    gslbs = input(Topics.GSLBS);
+    services = input(Topics.SERVICES);
+    peerAnswers = input(Topics.PEER_ANSWERS);
     decisions =
         driver.createOutputTopic(
             Topics.DECISIONS.name(),
             new StringDeserializer(),
             new CairnDeserializer<>(TargetDecision.class));
+    statuses =
+        driver.createOutputTopic(
+            Topics.GSLB_STATUS.name(),
+            new StringDeserializer(),
+            new CairnDeserializer<>(GslbStatus.class));
   }
 
   private <V> TestInputTopic<String, V> input(TopicSpec<V> topic) {
@@ -99,51 +129,104 @@ final class PlacementDriver implements AutoCloseable {
         topic.name(), new StringSerializer(), new ByteArraySerializer(), START, Duration.ZERO);
   }
 
-  PlacementDriver synced() {
+  EngineDriver synced() {
     return marker(new SyncMarker("g1", SyncMarker.Phase.SYNCED, START, Map.of()));
   }
 
-  PlacementDriver marker(SyncMarker marker) {
+  EngineDriver marker(SyncMarker marker) {
     sync.pipeInput("topology-watcher", marker);
     return this;
   }
 
-  PlacementDriver route(RouteState route) {
+  EngineDriver route(RouteState route) {
     routes.pipeInput(route.ref().key(), route);
     return this;
   }
 
-  PlacementDriver deleteRoute(String key) {
+  EngineDriver deleteRoute(String key) {
     routes.pipeInput(key, null);
     return this;
   }
 
-  PlacementDriver endpoints(ServiceEndpoints value) {
+  EngineDriver endpoints(ServiceEndpoints value) {
     endpoints.pipeInput(value.ref().key(), value);
     return this;
   }
 
-  PlacementDriver deleteEndpoints(String key) {
+  EngineDriver deleteEndpoints(String key) {
     endpoints.pipeInput(key, null);
     return this;
   }
 
-  PlacementDriver node(NodeState node) {
+  EngineDriver node(NodeState node) {
     nodes.pipeInput(node.ref().key(), node);
     return this;
   }
 
-  PlacementDriver deleteNode(String name) {
+  EngineDriver deleteNode(String name) {
     nodes.pipeInput(ObjectRef.cluster("Node", name).key(), null);
     return this;
   }
 
-  PlacementDriver resolution(HostnameResolution resolution) {
+  EngineDriver resolution(HostnameResolution resolution) {
     resolutions.pipeInput(resolution.key(), resolution);
     return this;
   }
 
+  EngineDriver gslb(GslbState gslb) {
+    gslbs.pipeInput(gslb.ref().key(), gslb);
+    return this;
+  }
+
+  EngineDriver deleteGslb(String key) {
+    gslbs.pipeInput(key, null);
+    return this;
+  }
+
+  EngineDriver service(ServiceState service) {
+    services.pipeInput(service.ref().key(), service);
+    return this;
+  }
+
+  EngineDriver deleteService(String key) {
+    services.pipeInput(key, null);
+    return this;
+  }
+
+  EngineDriver peerAnswer(PeerAnswer answer) {
+    peerAnswers.pipeInput(answer.key(), answer);
+    return this;
+  }
+
+  EngineDriver deletePeerAnswer(String key) {
+    peerAnswers.pipeInput(key, null);
+    return this;
+  }
+
+  /** Every status emitted since the last read, in order (tombstones have null values). */
+  List<KeyValue<String, GslbStatus>> readStatuses() {
+    return statuses.readKeyValuesToList();
+  }
+
+  /** The last status per key emitted since the last read. */
+  Map<String, GslbStatus> latestStatuses() {
+    Map<String, GslbStatus> latest = new LinkedHashMap<>();
+    for (KeyValue<String, GslbStatus> kv : readStatuses()) {
+      latest.put(kv.key, kv.value);
+    }
+    return latest;
+  }
+
+  <V> KeyValueStore<String, V> store(String name) {
+    return driver.getKeyValueStore(name);
+  }
+
+  Instant wallClock() {
+    return wallClock;
+  }
+
   void advanceWallClock(Duration duration) {
+    wallClock = wallClock.plus(duration);
     driver.advanceWallClockTime(duration);
   }
 
@@ -162,7 +245,7 @@ final class PlacementDriver implements AutoCloseable {
   }
 
   KeyValueStore<String, TargetDecision> decisionStore() {
-    return driver.getKeyValueStore(PlacementTopology.DECISIONS_STORE);
+    return driver.getKeyValueStore(EngineTopology.DECISIONS_STORE);
   }
 
   @Override

@@ -5,10 +5,16 @@ import dev.cairn.commonmodel.Topics;
 import dev.cairn.commonmodel.decision.Disposition;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.health.HostnameResolution;
+import dev.cairn.commonmodel.health.PeerAnswer;
+import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.NodeState;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
+import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
+import dev.cairn.commonmodel.validation.Hostnames;
+import dev.cairn.strategyengine.gslb.GslbDecider;
+import dev.cairn.strategyengine.gslb.GslbSettings;
 import dev.cairn.strategyengine.placement.NodeDirectory;
 import dev.cairn.strategyengine.placement.NodeView;
 import dev.cairn.strategyengine.placement.Placement;
@@ -16,15 +22,20 @@ import dev.cairn.strategyengine.placement.PlacementDecider;
 import dev.cairn.strategyengine.placement.PlacementDependencies;
 import dev.cairn.strategyengine.placement.PlacementSettings;
 import dev.cairn.strategyengine.stream.EngineMetrics.Trigger;
+import dev.cairn.strategyengine.stream.EngineOutput.DecisionOutput;
 import dev.cairn.strategyengine.stream.TopologyInput.EndpointsInput;
+import dev.cairn.strategyengine.stream.TopologyInput.GslbInput;
 import dev.cairn.strategyengine.stream.TopologyInput.NodeInput;
+import dev.cairn.strategyengine.stream.TopologyInput.PeerAnswerInput;
 import dev.cairn.strategyengine.stream.TopologyInput.ResolutionInput;
 import dev.cairn.strategyengine.stream.TopologyInput.RouteInput;
+import dev.cairn.strategyengine.stream.TopologyInput.ServiceInput;
 import dev.cairn.strategyengine.stream.TopologyInput.SyncInput;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -32,7 +43,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -44,70 +54,107 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The adapter around {@link PlacementDecider} in one stream task: keeps the normalised inputs in
- * state stores, recomputes only the routes an input change affects (through the {@link
- * PlacementIndex}), emits a decision only when it differs from the last one emitted, and holds back
- * every NO_TARGETS, WITHDRAW and tombstone until the watcher's view is synced.
+ * The adapter around {@link PlacementDecider} and {@link GslbDecider} in one stream task: keeps the
+ * normalised inputs in state stores, recomputes only the routes and Gslbs an input change affects
+ * (through the {@link DependencyIndex}), emits a decision only when it differs from the last one
+ * emitted, and holds back every NO_TARGETS, WITHDRAW and tombstone until the watcher's view is
+ * synced. Gslbs are handled by a {@link GslbReconciler}; two wall-clock punctuators re-decide what
+ * changes with time alone (stale hostname resolutions, expiring trusted peer answers).
  */
-final class PlacementProcessor implements Processor<String, TopologyInput, String, TargetDecision> {
+final class DecisionProcessor
+    implements Processor<String, TopologyInput, String, EngineOutput>, Emission {
 
-  private static final Logger log = LoggerFactory.getLogger(PlacementProcessor.class);
-  private static final StringSerializer KEYS = new StringSerializer();
+  private static final Logger log = LoggerFactory.getLogger(DecisionProcessor.class);
   private static final String ROUTE_PREFIX = PlacementDecider.HTTP_ROUTE + "/";
+  private static final String INGRESS_PREFIX = "Ingress/";
+  private static final String GSLB_PREFIX = GslbDecider.KIND + "/";
   private static final String NODE_PREFIX = "Node/";
+  private static final String PEER_ANSWER_PREFIX = "PeerAnswer/";
   private static final String TOMBSTONE = "TOMBSTONE";
 
   private final PlacementSettings settings;
+  private final GslbSettings gslbSettings;
   private final EngineMetrics metrics;
   private final Duration expiryCheckInterval;
+  private final Duration punctuateInterval;
 
-  private ProcessorContext<String, TargetDecision> context;
+  private ProcessorContext<String, EngineOutput> context;
   private KeyValueStore<String, RouteState> routes;
   private KeyValueStore<String, ServiceEndpoints> endpoints;
   private KeyValueStore<String, NodeState> nodes;
   private KeyValueStore<String, SyncMarker> syncMarkers;
   private KeyValueStore<String, HostnameResolution> resolutions;
-  private KeyValueStore<String, String> index;
+  private KeyValueStore<String, GslbState> gslbs;
+  private KeyValueStore<String, ServiceState> services;
+  private KeyValueStore<String, PeerAnswer> peerAnswers;
   private KeyValueStore<String, PlacementDependencies> dependencies;
   private KeyValueStore<String, TargetDecision> decisions;
   private KeyValueStore<String, String> held;
+  private ReverseIndex index;
+  private GslbReconciler gslbReconciler;
 
   private NodeDirectory directory;
   private boolean synced;
   private long timestamp;
   private long lastExpiryCheck = Long.MIN_VALUE;
 
-  PlacementProcessor(
-      PlacementSettings settings, EngineMetrics metrics, Duration expiryCheckInterval) {
+  DecisionProcessor(
+      PlacementSettings settings,
+      GslbSettings gslbSettings,
+      EngineMetrics metrics,
+      Duration expiryCheckInterval,
+      Duration punctuateInterval) {
     this.settings = settings;
+    this.gslbSettings = gslbSettings;
     this.metrics = metrics;
     this.expiryCheckInterval = expiryCheckInterval;
+    this.punctuateInterval = punctuateInterval;
   }
 
   @Override
-  public void init(ProcessorContext<String, TargetDecision> context) {
+  public void init(ProcessorContext<String, EngineOutput> context) {
     this.context = context;
-    routes = context.getStateStore(PlacementTopology.ROUTES_STORE);
-    endpoints = context.getStateStore(PlacementTopology.ENDPOINTS_STORE);
-    nodes = context.getStateStore(PlacementTopology.NODES_STORE);
-    syncMarkers = context.getStateStore(PlacementTopology.SYNC_STORE);
-    resolutions = context.getStateStore(PlacementTopology.RESOLUTIONS_STORE);
-    index = context.getStateStore(PlacementTopology.INDEX_STORE);
-    dependencies = context.getStateStore(PlacementTopology.DEPENDENCIES_STORE);
-    decisions = context.getStateStore(PlacementTopology.DECISIONS_STORE);
-    held = context.getStateStore(PlacementTopology.HELD_STORE);
+    routes = context.getStateStore(EngineTopology.ROUTES_STORE);
+    endpoints = context.getStateStore(EngineTopology.ENDPOINTS_STORE);
+    nodes = context.getStateStore(EngineTopology.NODES_STORE);
+    syncMarkers = context.getStateStore(EngineTopology.SYNC_STORE);
+    resolutions = context.getStateStore(EngineTopology.RESOLUTIONS_STORE);
+    gslbs = context.getStateStore(EngineTopology.GSLBS_STORE);
+    services = context.getStateStore(EngineTopology.SERVICES_STORE);
+    peerAnswers = context.getStateStore(EngineTopology.PEER_ANSWERS_STORE);
+    dependencies = context.getStateStore(EngineTopology.DEPENDENCIES_STORE);
+    decisions = context.getStateStore(EngineTopology.DECISIONS_STORE);
+    held = context.getStateStore(EngineTopology.HELD_STORE);
+    index = new ReverseIndex(context.getStateStore(EngineTopology.INDEX_STORE));
     directory = new NodeDirectory();
     try (KeyValueIterator<String, NodeState> all = nodes.all()) {
       all.forEachRemaining(entry -> directory.put(entry.value));
     }
+    gslbReconciler =
+        new GslbReconciler(
+            gslbSettings,
+            settings,
+            metrics,
+            this,
+            new StoreGslbView(routes, services, endpoints, peerAnswers, resolutions, directory),
+            index,
+            gslbs,
+            context.getStateStore(EngineTopology.GSLB_DEPENDENCIES_STORE),
+            context.getStateStore(EngineTopology.DEADLINES_STORE),
+            decisions,
+            context.getStateStore(EngineTopology.GSLB_STATUS_STORE),
+            context.getStateStore(EngineTopology.GSLB_REPORTS_STORE));
     synced = computeSynced();
     context.schedule(
         expiryCheckInterval, PunctuationType.WALL_CLOCK_TIME, this::checkResolutionExpiry);
+    context.schedule(
+        punctuateInterval, PunctuationType.WALL_CLOCK_TIME, this::checkPeerAnswerExpiry);
     log.atInfo()
         .addKeyValue("task", context.taskId())
         .addKeyValue("nodes", directory.size())
         .addKeyValue("synced", synced)
-        .log("Placement task initialised");
+        .addKeyValue("geoTag", gslbSettings.geoTag())
+        .log("Decision task initialised");
   }
 
   @Override
@@ -128,25 +175,72 @@ final class PlacementProcessor implements Processor<String, TopologyInput, Strin
       onSync(key, marker.value());
     } else if (input instanceof ResolutionInput resolution) {
       onResolution(key, resolution.value());
+    } else if (input instanceof GslbInput gslb) {
+      onGslb(key, gslb.value());
+    } else if (input instanceof ServiceInput service) {
+      onService(key, service.value());
+    } else if (input instanceof PeerAnswerInput answer) {
+      onPeerAnswer(key, answer.value());
     }
+  }
+
+  // ------------------------------------------------------------------ Emission
+
+  @Override
+  public boolean synced() {
+    return synced;
+  }
+
+  @Override
+  public void hold(String key, String outcome) {
+    if (!outcome.equals(held.get(key))) {
+      held.put(key, outcome);
+      metrics.held(outcome);
+      log.atInfo()
+          .addKeyValue("key", key)
+          .addKeyValue("outcome", outcome)
+          .log("Holding the decision until the watcher's view is synced");
+    }
+  }
+
+  @Override
+  public void release(String key) {
+    held.delete(key);
+  }
+
+  @Override
+  public void forward(String key, EngineOutput output) {
+    context.forward(new Record<>(key, output, timestamp));
+  }
+
+  @Override
+  public long now() {
+    return context.currentSystemTimeMs();
   }
 
   // ------------------------------------------------------------------ input changes
 
   private void onRoute(String key, RouteState route) {
-    if (!key.startsWith(ROUTE_PREFIX)) {
-      return; // Ingress and other kinds are not placed by direct-dns rules
+    boolean placed = key.startsWith(ROUTE_PREFIX);
+    if (!placed && !key.startsWith(INGRESS_PREFIX)) {
+      return; // other kinds are neither placed nor referenced by Gslbs
     }
     if (route != null && !key.equals(keyOf(route::ref))) {
       mismatch(Topics.ROUTES.name(), key, keyOf(route::ref));
       return;
     }
+    boolean changed = !Objects.equals(routes.get(key), route);
     if (route == null) {
       routes.delete(key);
     } else {
       routes.put(key, route);
     }
-    recompute(key, Trigger.ROUTE);
+    if (placed) {
+      recompute(key, Trigger.ROUTE);
+    }
+    if (changed) {
+      recomputeAll(index.dependents(DependencyIndex.routePrefix(key)), Trigger.ROUTE);
+    }
   }
 
   private void onEndpoints(String key, ServiceEndpoints value) {
@@ -162,7 +256,63 @@ final class PlacementProcessor implements Processor<String, TopologyInput, Strin
     } else {
       endpoints.put(key, value);
     }
-    recomputeAll(scan(PlacementIndex.servicePrefix(key)), Trigger.ENDPOINTS);
+    recomputeAll(index.dependents(DependencyIndex.servicePrefix(key)), Trigger.ENDPOINTS);
+  }
+
+  private void onService(String key, ServiceState value) {
+    if (value != null && !key.equals(keyOf(value::ref))) {
+      mismatch(Topics.SERVICES.name(), key, keyOf(value::ref));
+      return;
+    }
+    if (Objects.equals(services.get(key), value)) {
+      return;
+    }
+    if (value == null) {
+      services.delete(key);
+    } else {
+      services.put(key, value);
+    }
+    recomputeAll(index.dependents(DependencyIndex.serviceStatePrefix(key)), Trigger.SERVICE);
+  }
+
+  private void onGslb(String key, GslbState gslb) {
+    if (!key.startsWith(GSLB_PREFIX) || (gslb != null && !key.equals(keyOf(gslb::ref)))) {
+      mismatch(Topics.GSLBS.name(), key, gslb == null ? "Gslb/<ns>/<name>" : keyOf(gslb::ref));
+      return;
+    }
+    if (gslb == null) {
+      gslbs.delete(key);
+    } else {
+      gslbs.put(key, gslb);
+    }
+    recompute(key, Trigger.GSLB);
+  }
+
+  private void onPeerAnswer(String key, PeerAnswer value) {
+    String rest =
+        key.startsWith(PEER_ANSWER_PREFIX) ? key.substring(PEER_ANSWER_PREFIX.length()) : "";
+    int slash = rest.indexOf('/');
+    if (slash <= 0
+        || slash == rest.length() - 1
+        || rest.indexOf('/', slash + 1) >= 0
+        || (value != null && !key.equals(value.key()))) {
+      mismatch(
+          Topics.PEER_ANSWERS.name(),
+          key,
+          value == null ? "PeerAnswer/<geoTag>/<host>" : value.key());
+      return;
+    }
+    String host = Hostnames.normalise(rest.substring(slash + 1));
+    String storeKey = StoreGslbView.peerKey(host, rest.substring(0, slash));
+    if (Objects.equals(peerAnswers.get(storeKey), value)) {
+      return;
+    }
+    if (value == null) {
+      peerAnswers.delete(storeKey);
+    } else {
+      peerAnswers.put(storeKey, value);
+    }
+    recomputeAll(index.dependents(DependencyIndex.peerPrefix(host)), Trigger.PEER_ANSWER);
   }
 
   private void onNode(String key, NodeState value) {
@@ -186,14 +336,14 @@ final class PlacementProcessor implements Processor<String, TopologyInput, Strin
     if (!placementRelevant(old, value)) {
       return;
     }
-    TreeSet<String> affected = new TreeSet<>(scan(PlacementIndex.nodePrefix(name)));
+    Set<String> affected = new LinkedHashSet<>(index.dependents(DependencyIndex.nodePrefix(name)));
     if (isIngress(old) || isIngress(value)) {
       for (String zone : zonesOf(old, value)) {
-        affected.addAll(scan(PlacementIndex.zonePrefix(zone)));
+        affected.addAll(index.dependents(DependencyIndex.zonePrefix(zone)));
       }
-      affected.addAll(scan(PlacementIndex.fallbackPrefix()));
+      affected.addAll(index.dependents(DependencyIndex.fallbackPrefix()));
     }
-    recomputeAll(affected, Trigger.NODE);
+    recomputeAll(new TreeSet<>(affected), Trigger.NODE);
   }
 
   private void onSync(String key, SyncMarker marker) {
@@ -235,12 +385,12 @@ final class PlacementProcessor implements Processor<String, TopologyInput, Strin
     } else {
       resolutions.put(key, value);
     }
-    recomputeAll(scan(PlacementIndex.resolutionPrefix(key)), Trigger.RESOLUTION);
+    recomputeAll(index.dependents(DependencyIndex.resolutionPrefix(key)), Trigger.RESOLUTION);
   }
 
   /**
    * Stale resolutions stop being used {@code resolutionMaxStale} after they expired; no input
-   * changes at that moment, so the routes using them are recomputed here.
+   * changes at that moment, so the routes (and node-aware Gslbs) using them are recomputed here.
    */
   private void checkResolutionExpiry(long now) {
     timestamp = now;
@@ -256,35 +406,54 @@ final class PlacementProcessor implements Processor<String, TopologyInput, Strin
         }
         long limit = expiresAt.plus(settings.resolutionMaxStale()).toEpochMilli();
         if (limit >= since && limit < now) {
-          affected.addAll(scan(PlacementIndex.resolutionPrefix(entry.key)));
+          affected.addAll(index.dependents(DependencyIndex.resolutionPrefix(entry.key)));
         }
       }
     }
     recomputeAll(affected, Trigger.RESOLUTION_EXPIRY);
   }
 
+  /**
+   * An unreachable peer's last answer stops being trusted at {@code lastSuccess + threshold}; no
+   * input changes at that moment, so the Gslbs due (read from the deadline index, never a scan of
+   * every Gslb) are re-decided here.
+   */
+  private void checkPeerAnswerExpiry(long now) {
+    timestamp = now;
+    List<String> due = gslbReconciler.takeDue(now);
+    recomputeAll(new TreeSet<>(due), Trigger.SPLIT_BRAIN_EXPIRY);
+  }
+
   // ------------------------------------------------------------------ recomputation
 
-  private void recomputeAll(Iterable<String> routeKeys, Trigger trigger) {
-    for (String routeKey : routeKeys) {
-      recompute(routeKey, trigger);
+  private void recomputeAll(Iterable<String> keys, Trigger trigger) {
+    for (String key : keys) {
+      recompute(key, trigger);
     }
   }
 
-  private void recompute(String routeKey, Trigger trigger) {
+  private void recompute(String key, Trigger trigger) {
+    if (key.startsWith(GSLB_PREFIX)) {
+      gslbReconciler.recompute(key, trigger);
+    } else if (key.startsWith(ROUTE_PREFIX)) {
+      recomputeRoute(key, trigger);
+    }
+  }
+
+  private void recomputeRoute(String routeKey, Trigger trigger) {
     metrics.recomputed(trigger);
     RouteState route = routes.get(routeKey);
     TargetDecision previous = decisions.get(routeKey);
     if (route == null) {
       replaceDependencies(routeKey, PlacementDependencies.NONE);
       if (previous == null) {
-        held.delete(routeKey);
+        release(routeKey);
       } else if (!synced) {
         hold(routeKey, TOMBSTONE);
       } else {
-        held.delete(routeKey);
+        release(routeKey);
         decisions.delete(routeKey);
-        context.forward(new Record<>(routeKey, null, timestamp));
+        forward(routeKey, new DecisionOutput(null));
         metrics.emitted(TOMBSTONE);
         log.atInfo().addKeyValue("route", routeKey).log("Route deleted; decision withdrawn");
       }
@@ -311,16 +480,16 @@ final class PlacementProcessor implements Processor<String, TopologyInput, Strin
     replaceDependencies(routeKey, placement.dependencies());
     TargetDecision desired = placement.decision();
     if (desired.equals(previous)) {
-      held.delete(routeKey);
+      release(routeKey);
       return;
     }
     if (desired.disposition() != Disposition.PUBLISH && !synced) {
       hold(routeKey, desired.disposition().name());
       return;
     }
-    held.delete(routeKey);
+    release(routeKey);
     decisions.put(routeKey, desired);
-    context.forward(new Record<>(routeKey, desired, timestamp));
+    forward(routeKey, new DecisionOutput(desired));
     metrics.emitted(desired.disposition().name());
     log.atInfo()
         .addKeyValue("route", routeKey)
@@ -328,17 +497,6 @@ final class PlacementProcessor implements Processor<String, TopologyInput, Strin
         .addKeyValue("targets", desired.explanation().chosenTargets())
         .addKeyValue("trigger", trigger.tag())
         .log("Decision changed");
-  }
-
-  private void hold(String routeKey, String outcome) {
-    if (!outcome.equals(held.get(routeKey))) {
-      held.put(routeKey, outcome);
-      metrics.held(outcome);
-      log.atInfo()
-          .addKeyValue("route", routeKey)
-          .addKeyValue("outcome", outcome)
-          .log("Holding the decision until the watcher's view is synced");
-    }
   }
 
   private Map<String, ServiceEndpoints> endpointsOf(RouteState route) {
@@ -364,31 +522,13 @@ final class PlacementProcessor implements Processor<String, TopologyInput, Strin
     if (old.equals(next)) {
       return;
     }
-    Set<String> oldKeys = PlacementIndex.keys(old, routeKey);
-    Set<String> newKeys = PlacementIndex.keys(next, routeKey);
-    for (String stale : oldKeys) {
-      if (!newKeys.contains(stale)) {
-        index.delete(stale);
-      }
-    }
-    for (String fresh : newKeys) {
-      if (!oldKeys.contains(fresh)) {
-        index.put(fresh, routeKey);
-      }
-    }
+    index.replace(
+        routeKey, DependencyIndex.keys(old, routeKey), DependencyIndex.keys(next, routeKey));
     if (next.equals(PlacementDependencies.NONE)) {
       dependencies.delete(routeKey);
     } else {
       dependencies.put(routeKey, next);
     }
-  }
-
-  private List<String> scan(String prefix) {
-    List<String> routeKeys = new ArrayList<>();
-    try (KeyValueIterator<String, String> found = index.prefixScan(prefix, KEYS)) {
-      found.forEachRemaining(entry -> routeKeys.add(entry.value));
-    }
-    return routeKeys;
   }
 
   // ------------------------------------------------------------------ helpers

@@ -1,0 +1,540 @@
+package dev.cairn.strategyengine.stream;
+
+import dev.cairn.commonmodel.TopicSettings;
+import dev.cairn.commonmodel.TopicSpec;
+import dev.cairn.commonmodel.Topics;
+import dev.cairn.commonmodel.codec.CairnDeserializer;
+import dev.cairn.commonmodel.codec.CairnSerializer;
+import dev.cairn.commonmodel.decision.TargetDecision;
+import dev.cairn.commonmodel.health.PeerAnswer;
+import dev.cairn.commonmodel.health.ProbeStatus;
+import dev.cairn.commonmodel.kafka.NamespacePartitioner;
+import dev.cairn.commonmodel.topology.BackendRef;
+import dev.cairn.commonmodel.topology.EndpointState;
+import dev.cairn.commonmodel.topology.GslbState;
+import dev.cairn.commonmodel.topology.GslbStrategy;
+import dev.cairn.commonmodel.topology.ServiceEndpoints;
+import dev.cairn.commonmodel.topology.ServiceState;
+import dev.cairn.commonmodel.topology.SyncMarker;
+import dev.cairn.strategyengine.gslb.GslbDecider;
+import dev.cairn.strategyengine.gslb.GslbOutcome;
+import dev.cairn.strategyengine.gslb.GslbSettings;
+import dev.cairn.strategyengine.gslb.MapGslbView;
+import dev.cairn.strategyengine.placement.PlacementSettings;
+import dev.cairn.strategyengine.stream.EngineMetrics.Trigger;
+import dev.cairn.strategyengine.stream.EngineTopology.StoreType;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.admin.AdminClient;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Exit;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.tools.ConsumerPerformance;
+import org.junit.jupiter.api.Test;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+/**
+ * Benchmarks of the Gslb core and the wired topology (not part of {@code verify}):
+ *
+ * <pre>
+ * ./mvnw -o -pl strategy-engine -Pbench test -Dtest=GslbBench -Dsurefire.failIfNoSpecifiedTests=false
+ * </pre>
+ *
+ * 10,000 Gslbs (one host each, a third each roundRobin, failover and geoip) in 100 namespaces, two
+ * peers (us, ap) answering for every host. Options: {@code -Dbench.gslbs=} (Gslbs on the broker,
+ * default 50,000), {@code -Dbench.changes=} (peer-answer changes timed, default 500), {@code
+ * -Dbench.store=rocksdb|in-memory} (broker run, default rocksdb), {@code -Dbench.linger=} (the
+ * engine's producer linger.ms on the broker, default Kafka Streams' own). Figures are printed;
+ * nothing is asserted.
+ */
+class GslbBench {
+
+  private static final int GSLBS = 10_000;
+  private static final int NAMESPACES = 100;
+  private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+  private static final GslbSettings SETTINGS =
+      GslbSettings.defaults("eu").withZones(List.of("cloud.example.com"));
+
+  private final Random random = new Random(42);
+
+  @Test
+  void decideThroughputOnOneCore() {
+    List<GslbState> gslbs = gslbs(GSLBS);
+    List<PeerAnswer> answers = new ArrayList<>();
+    for (GslbState gslb : gslbs) {
+      answers.addAll(peers(host(gslb), NOW, true));
+    }
+    MapGslbView view =
+        new MapGslbView(List.of(), services(), endpoints(), answers, List.of(), List.of());
+    PlacementSettings placement = PlacementSettings.defaults();
+    long checksum = 0;
+    for (int round = 0; round < 5; round++) {
+      checksum += decideAll(gslbs, view, placement);
+    }
+    int rounds = 10;
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long start = System.nanoTime();
+    long cpuStart = threads.getCurrentThreadCpuTime();
+    for (int round = 0; round < rounds; round++) {
+      checksum += decideAll(gslbs, view, placement);
+    }
+    double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
+    double seconds = (System.nanoTime() - start) / 1e9;
+    long decisions = (long) rounds * gslbs.size();
+    System.out.printf(
+        "GslbDecider.decide(): %,d decisions; thread CPU %.2f s = %,.0f decisions/s per core"
+            + " (wall %.2f s = %,.0f/s; checksum %d)%n",
+        decisions, cpuSeconds, decisions / cpuSeconds, seconds, decisions / seconds, checksum);
+  }
+
+  private static long decideAll(List<GslbState> gslbs, MapGslbView view, PlacementSettings p) {
+    long records = 0;
+    for (GslbState gslb : gslbs) {
+      GslbOutcome outcome = GslbDecider.decide(gslb, view, SETTINGS, p, NOW);
+      records += outcome.decision().records().size();
+    }
+    return records;
+  }
+
+  @Test
+  void peerAnswerChangeLatencyInTheTopology() {
+    // In-memory stores: TopologyTestDriver flushes every store after each input record, which
+    // with RocksDB would measure disk flushes, not the engine.
+    try (EngineDriver driver =
+        new EngineDriver(PlacementSettings.defaults(), SETTINGS, NOW, StoreType.IN_MEMORY)) {
+      long start = System.nanoTime();
+      List<GslbState> gslbs = gslbs(GSLBS);
+      driver.synced();
+      services().forEach(driver::service);
+      endpoints().forEach(driver::endpoints);
+      for (GslbState gslb : gslbs) {
+        peers(host(gslb), NOW, true).forEach(driver::peerAnswer);
+      }
+      gslbs.forEach(driver::gslb);
+      int emitted = driver.read().size();
+      driver.readStatuses();
+      System.out.printf(
+          "TopologyTestDriver: loaded %,d Gslbs and %,d peer answers in %.1f s (%,d decisions)%n",
+          gslbs.size(),
+          gslbs.size() * 2,
+          (System.nanoTime() - start) / 1e9,
+          emitted);
+
+      int changes = Integer.getInteger("bench.changes", 500);
+      ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+      long[] latency = new long[changes];
+      long[] cpu = new long[changes];
+      long recomputations = 0;
+      Map<String, Boolean> up = new HashMap<>();
+      for (int i = 0; i < changes; i++) {
+        GslbState gslb = gslbs.get(random.nextInt(gslbs.size()));
+        boolean serving = !up.getOrDefault(host(gslb), true);
+        up.put(host(gslb), serving);
+        PeerAnswer changed = peers(host(gslb), NOW.plusSeconds(i), serving).get(0);
+        driver.metrics.reset();
+        long t0 = System.nanoTime();
+        long c0 = threads.getCurrentThreadCpuTime();
+        driver.peerAnswer(changed);
+        List<?> out = driver.read();
+        cpu[i] = threads.getCurrentThreadCpuTime() - c0;
+        latency[i] = System.nanoTime() - t0;
+        if (out.size() != 1) {
+          throw new IllegalStateException("expected one decision per change, got " + out.size());
+        }
+        recomputations += driver.metrics.recomputations(Trigger.PEER_ANSWER);
+        driver.readStatuses();
+      }
+      report("TopologyTestDriver peer-answer change → decision (wall)", latency, recomputations);
+      report("TopologyTestDriver peer-answer change → decision (thread CPU)", cpu, recomputations);
+    }
+  }
+
+  @Test
+  void onABrokerAgainstConsumerPerformance() throws Exception {
+    int count = Integer.getInteger("bench.gslbs", 50_000);
+    StoreType storeType =
+        "in-memory".equals(System.getProperty("bench.store"))
+            ? StoreType.IN_MEMORY
+            : StoreType.ROCKSDB;
+    EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 1);
+    broker.afterPropertiesSet();
+    Path stateDir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "gslb-bench");
+    try (AdminClient admin =
+        AdminClient.create(Map.of("bootstrap.servers", broker.getBrokersAsString()))) {
+      List<NewTopic> topics = new ArrayList<>();
+      for (TopicSpec<?> topic : Topics.ALL) {
+        topics.add(TopicSettings.defaults().newTopic(topic));
+      }
+      admin.createTopics(topics).all().get();
+      List<GslbState> gslbs = gslbs(count);
+      long preload = System.nanoTime();
+      try (KafkaProducer<String, Object> producer = producer(broker)) {
+        producer.send(
+            new ProducerRecord<>(
+                Topics.SYNC.name(),
+                "topology-watcher",
+                new SyncMarker("g1", SyncMarker.Phase.SYNCED, NOW, Map.of())));
+        services().forEach(s -> producer.send(record(Topics.SERVICES, s.ref().key(), s)));
+        endpoints().forEach(e -> producer.send(record(Topics.ENDPOINTS, e.ref().key(), e)));
+        for (GslbState gslb : gslbs) {
+          for (PeerAnswer answer : peers(host(gslb), Instant.now(), true)) {
+            producer.send(record(Topics.PEER_ANSWERS, answer.key(), answer));
+          }
+          producer.send(record(Topics.GSLBS, gslb.ref().key(), gslb));
+        }
+        producer.flush();
+      }
+      System.out.printf(
+          "broker: pre-loaded %,d Gslbs, %,d peer answers in %.1f s%n",
+          count, count * 2, (System.nanoTime() - preload) / 1e9);
+
+      KafkaStreams streams = streams(broker, stateDir, storeType);
+      long started = System.nanoTime();
+      streams.start();
+      Quiet quiet = waitUntilQuiet(admin, Topics.DECISIONS.name(), count, Duration.ofMinutes(10));
+      double fromStart = (quiet.lastGrowth() - started) / 1e9;
+      double fromFirst = (quiet.lastGrowth() - quiet.firstOutput()) / 1e9;
+      System.out.printf(
+          "engine (%s stores): %,d decisions for %,d Gslbs; %.1f s from start = %,.0f decisions/s;"
+              + " %.1f s from the first decision = %,.0f decisions/s%n",
+          storeType,
+          quiet.records(),
+          count,
+          fromStart,
+          quiet.records() / fromStart,
+          fromFirst,
+          quiet.records() / fromFirst);
+      double engineRate = quiet.records() / fromFirst;
+      double consumer = consumerPerformance(broker, Topics.GSLBS.name(), count);
+      System.out.printf(
+          "ConsumerPerformance on %s (%,d records): %,.0f msg/s; engine / consumer = %.3f%n",
+          Topics.GSLBS.name(), count, consumer, engineRate / consumer);
+
+      changeLatencyOnTheBroker(broker, gslbs);
+      streams.close(Duration.ofSeconds(30));
+    } finally {
+      broker.destroy();
+      try (var files = Files.walk(stateDir)) {
+        files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
+  /** Peer-answer changes sent one at a time, each timed until its decision is consumed. */
+  private void changeLatencyOnTheBroker(EmbeddedKafkaKraftBroker broker, List<GslbState> gslbs)
+      throws Exception {
+    int changes = Integer.getInteger("bench.changes", 500);
+    Map<String, Long> received = new ConcurrentHashMap<>();
+    AtomicBoolean stop = new AtomicBoolean();
+    KafkaConsumer<String, TargetDecision> consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
+                ConsumerConfig.GROUP_ID_CONFIG, "gslb-bench-latency",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest"),
+            new StringDeserializer(),
+            new CairnDeserializer<>(TargetDecision.class));
+    consumer.subscribe(List.of(Topics.DECISIONS.name()));
+    while (consumer.assignment().isEmpty()) {
+      consumer.poll(Duration.ofMillis(100));
+    }
+    consumer.seekToEnd(consumer.assignment());
+    consumer.poll(Duration.ofMillis(100));
+    Thread reader =
+        new Thread(
+            () -> {
+              while (!stop.get()) {
+                for (ConsumerRecord<String, TargetDecision> r :
+                    consumer.poll(Duration.ofMillis(20))) {
+                  received.put(r.key(), System.nanoTime());
+                }
+              }
+              consumer.close();
+            },
+            "decision-reader");
+    reader.start();
+    long[] latency = new long[changes];
+    Map<String, Boolean> up = new HashMap<>();
+    try (KafkaProducer<String, Object> producer = producer(broker)) {
+      for (int i = 0; i < changes + 50; i++) {
+        GslbState gslb = gslbs.get(random.nextInt(Math.min(GSLBS, gslbs.size())));
+        String key = gslb.ref().key();
+        boolean serving = !up.getOrDefault(host(gslb), true);
+        up.put(host(gslb), serving);
+        PeerAnswer changed = peers(host(gslb), Instant.now(), serving).get(0);
+        received.remove(key);
+        long t0 = System.nanoTime();
+        producer.send(record(Topics.PEER_ANSWERS, changed.key(), changed)).get();
+        long deadline = t0 + Duration.ofSeconds(10).toNanos();
+        Long at;
+        while ((at = received.get(key)) == null && System.nanoTime() < deadline) {
+          Thread.onSpinWait();
+        }
+        if (at == null) {
+          throw new IllegalStateException(
+              "no decision for " + key + " within 10 s; end offsets " + endOffsets(broker));
+        }
+        if (i >= 50) {
+          latency[i - 50] = at - t0;
+        }
+      }
+    } finally {
+      stop.set(true);
+      reader.join();
+    }
+    report("broker: peer-answer change → decision consumed (end to end)", latency, changes);
+  }
+
+  private static Map<String, Long> endOffsets(EmbeddedKafkaKraftBroker broker) throws Exception {
+    try (AdminClient admin =
+        AdminClient.create(Map.of("bootstrap.servers", broker.getBrokersAsString()))) {
+      Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+      for (String topic : admin.listTopics().names().get()) {
+        request.put(new TopicPartition(topic, 0), OffsetSpec.latest());
+      }
+      Map<String, Long> offsets = new java.util.TreeMap<>();
+      admin.listOffsets(request).all().get().forEach((tp, r) -> offsets.put(tp.topic(), r.offset()));
+      return offsets;
+    }
+  }
+
+  private static KafkaStreams streams(
+      EmbeddedKafkaKraftBroker broker, Path stateDir, StoreType storeType) {
+    StreamsBuilder builder = new StreamsBuilder();
+    new EngineTopology(
+            TopicSettings.defaults(),
+            PlacementSettings.defaults(),
+            SETTINGS,
+            EngineMetrics.NONE,
+            Duration.ofMinutes(1),
+            Duration.ofSeconds(1),
+            storeType)
+        .build(builder);
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "gslb-bench");
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString());
+    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+    props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+    props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+    props.put(
+        StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG,
+        org.apache.kafka.common.serialization.Serdes.StringSerde.class);
+    props.put(
+        StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, InputErrorHandler.class);
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    String linger = System.getProperty("bench.linger");
+    if (linger != null) {
+      props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), linger);
+    }
+    return new KafkaStreams(builder.build(), props);
+  }
+
+  /**
+   * The end offset of a topic once it has reached {@code atLeast} and not grown for 3 s.
+   *
+   * @param records the end offset then
+   * @param firstOutput when the topic first had a record (nanoTime)
+   * @param lastGrowth when the end offset last grew (nanoTime)
+   */
+  private record Quiet(long records, long firstOutput, long lastGrowth) {}
+
+  private static Quiet waitUntilQuiet(AdminClient admin, String topic, long atLeast, Duration limit)
+      throws Exception {
+    TopicPartition partition = new TopicPartition(topic, 0);
+    long deadline = System.nanoTime() + limit.toNanos();
+    long last = 0;
+    long first = 0;
+    long grew = System.nanoTime();
+    while (System.nanoTime() < deadline) {
+      long end =
+          admin
+              .listOffsets(Map.of(partition, OffsetSpec.latest()))
+              .partitionResult(partition)
+              .get()
+              .offset();
+      long now = System.nanoTime();
+      if (end > last) {
+        if (last == 0) {
+          first = now;
+        }
+        last = end;
+        grew = now;
+      } else if (end >= atLeast && now - grew > Duration.ofSeconds(3).toNanos()) {
+        return new Quiet(end, first, grew);
+      }
+      Thread.sleep(20);
+    }
+    throw new IllegalStateException(topic + " did not settle at " + atLeast + "+ in " + limit);
+  }
+
+  /** Kafka's own ConsumerPerformance on the same topic, in this JVM; returns its nMsg.sec. */
+  private static double consumerPerformance(
+      EmbeddedKafkaKraftBroker broker, String topic, int messages) {
+    Exit.setExitProcedure(
+        (status, message) -> {
+          throw new IllegalStateException("ConsumerPerformance exited " + status + ": " + message);
+        });
+    PrintStream original = System.out;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      ConsumerPerformance.main(
+          new String[] {
+            "--bootstrap-server", broker.getBrokersAsString(),
+            "--topic", topic,
+            "--messages", Integer.toString(messages),
+            "--timeout", "60000",
+            "--group", "gslb-bench-cperf"
+          });
+    } finally {
+      System.setOut(original);
+      Exit.resetExitProcedure();
+    }
+    String[] lines = captured.toString(StandardCharsets.UTF_8).strip().split("\n");
+    String[] header = lines[0].split(",\\s*");
+    String[] values = lines[lines.length - 1].split(",\\s*");
+    System.out.println("ConsumerPerformance: " + lines[lines.length - 1].strip());
+    return Double.parseDouble(values[Arrays.asList(header).indexOf("nMsg.sec")]);
+  }
+
+  private static KafkaProducer<String, Object> producer(EmbeddedKafkaKraftBroker broker) {
+    return new KafkaProducer<>(
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
+            ProducerConfig.PARTITIONER_CLASS_CONFIG, NamespacePartitioner.class,
+            ProducerConfig.LINGER_MS_CONFIG, 0),
+        new StringSerializer(),
+        new CairnSerializer<>());
+  }
+
+  private static <V> ProducerRecord<String, Object> record(TopicSpec<V> topic, String key, V value) {
+    return new ProducerRecord<>(topic.name(), key, value);
+  }
+
+  private static void report(String what, long[] nanos, long recomputations) {
+    long[] sorted = nanos.clone();
+    Arrays.sort(sorted);
+    System.out.printf(
+        "%s: %d changes, %.1f Gslbs recomputed per change, latency p50 %.2f ms, p99 %.2f ms,"
+            + " max %.2f ms%n",
+        what,
+        nanos.length,
+        recomputations / (double) nanos.length,
+        sorted[sorted.length / 2] / 1e6,
+        sorted[(int) (sorted.length * 0.99)] / 1e6,
+        sorted[sorted.length - 1] / 1e6);
+  }
+
+  // ------------------------------------------------------------------ the data set
+
+  private static List<GslbState> gslbs(int count) {
+    List<GslbState> gslbs = new ArrayList<>(count);
+    String[] types = {"roundRobin", "failover", "geoip"};
+    for (int i = 0; i < count; i++) {
+      String type = types[i % 3];
+      gslbs.add(
+          new GslbState(
+              "ns-" + (i % NAMESPACES),
+              "gslb-" + i,
+              "uid-" + i,
+              null,
+              List.of(
+                  new GslbState.IngressRule(
+                      "gslb-" + i + ".cloud.example.com", List.of(BackendRef.service("web")))),
+              new GslbStrategy(
+                  type,
+                  null,
+                  type.equals("failover") ? "us" : null,
+                  type.equals("roundRobin") ? Map.of("eu", 50, "us", 30, "ap", 20) : Map.of(),
+                  null),
+              null,
+              Map.of("k8gb.io/exposed-ip-addresses", "203.0." + (i / 250 % 250) + "." + (i % 250)),
+              List.of()));
+    }
+    return gslbs;
+  }
+
+  private static String host(GslbState gslb) {
+    return gslb.ingressRules().get(0).host();
+  }
+
+  private static List<PeerAnswer> peers(String host, Instant at, boolean usServing) {
+    int n = Math.abs(host.hashCode());
+    return List.of(
+        new PeerAnswer(
+            host,
+            "us",
+            "192.0.2.53:53",
+            usServing ? ProbeStatus.OK : ProbeStatus.NXDOMAIN,
+            usServing ? List.of("198.51." + (n % 250) + "." + (n / 250 % 250)) : List.of(),
+            List.of(),
+            30L,
+            at,
+            null,
+            at),
+        new PeerAnswer(
+            host,
+            "ap",
+            "192.0.2.54:53",
+            ProbeStatus.OK,
+            List.of("192.0." + (n % 250) + "." + (n / 7 % 250)),
+            List.of(),
+            30L,
+            at,
+            null,
+            at));
+  }
+
+  private static List<ServiceState> services() {
+    List<ServiceState> services = new ArrayList<>();
+    for (int n = 0; n < NAMESPACES; n++) {
+      services.add(
+          new ServiceState(
+              "ns-" + n, "web", "uid-web-" + n, "ClusterIP", List.of(), List.of(), List.of(),
+              Map.of(), List.of()));
+    }
+    return services;
+  }
+
+  private static List<ServiceEndpoints> endpoints() {
+    List<ServiceEndpoints> endpoints = new ArrayList<>();
+    for (int n = 0; n < NAMESPACES; n++) {
+      endpoints.add(
+          new ServiceEndpoints(
+              "ns-" + n,
+              "web",
+              List.of(new EndpointState(List.of("10.42.0." + n), "node-1", null, true, true, false)),
+              List.of()));
+    }
+    return endpoints;
+  }
+}

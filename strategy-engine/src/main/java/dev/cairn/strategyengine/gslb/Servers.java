@@ -1,0 +1,337 @@
+package dev.cairn.strategyengine.gslb;
+
+import dev.cairn.commonmodel.topology.BackendRef;
+import dev.cairn.commonmodel.topology.GslbResourceRef;
+import dev.cairn.commonmodel.topology.GslbState;
+import dev.cairn.commonmodel.topology.RouteState;
+import dev.cairn.commonmodel.topology.ServiceState;
+import dev.cairn.commonmodel.validation.Hostnames;
+import dev.cairn.commonmodel.validation.Problem;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The hosts of a Gslb and the Services behind each (k8gb's servers, k8gb.md §3.1), found from the
+ * resourceRef or the embedded ingress, with the hosts outside the load-balanced zones left out.
+ *
+ * @param kind what supplies the hosts
+ * @param route the referenced Ingress or HTTPRoute, {@code null} otherwise or when not found
+ * @param service the referenced Service, {@code null} otherwise or when not found
+ * @param serviceKey the referenced Service's key, {@code null} unless the kind is a Service
+ * @param hosts host (normalised) to where it was found and its Services, sorted by host
+ */
+record Servers(
+    Kind kind,
+    RouteState route,
+    ServiceState service,
+    String serviceKey,
+    SortedMap<String, Server> hosts) {
+
+  /**
+   * One host.
+   *
+   * @param field where the host was first found, for problems
+   * @param services the keys ({@code Service/<ns>/<name>}) of the Services behind it, in order
+   */
+  record Server(String field, List<String> services) {
+    Server {
+      services = List.copyOf(services);
+    }
+  }
+
+  /** What supplies a Gslb's hosts. */
+  enum Kind {
+    EMBEDDED_INGRESS("embedded spec.ingress"),
+    INGRESS("Ingress"),
+    HTTP_ROUTE("HTTPRoute"),
+    SERVICE("Service");
+
+    private final String label;
+
+    Kind(String label) {
+      this.label = label;
+    }
+
+    String label() {
+      return label;
+    }
+  }
+
+  static final String INGRESS_GROUP = "networking.k8s.io/";
+  static final String GATEWAY_GROUP = "gateway.networking.k8s.io/";
+
+  Servers {
+    hosts = Collections.unmodifiableSortedMap(new TreeMap<>(hosts));
+  }
+
+  /**
+   * Finds the servers of a Gslb. Blocking problems (an unsupported or unusable resourceRef, every
+   * host outside the zones) and notes (a host left out) go to {@code findings}.
+   *
+   * @return the servers, {@code null} when the resourceRef cannot be used
+   */
+  static Servers resolve(GslbState gslb, GslbView view, GslbSettings settings, Findings findings) {
+    Collector collector = new Collector(settings, findings);
+    GslbResourceRef ref = gslb.resourceRef();
+    if (ref == null) {
+      if (gslb.ingressRules().isEmpty()) {
+        findings.block(
+            new Problem(
+                "spec",
+                null,
+                "neither spec.resourceRef nor spec.ingress.rules is set; nothing to balance"));
+        return null;
+      }
+      List<GslbState.IngressRule> rules = gslb.ingressRules();
+      for (int i = 0; i < rules.size(); i++) {
+        GslbState.IngressRule rule = rules.get(i);
+        String field = "spec.ingress.rules[" + i + "]";
+        collector.add(
+            field + ".host",
+            rule.host(),
+            collector.services(field, gslb.namespace(), rule.backends()));
+      }
+      return collector.finish(Kind.EMBEDDED_INGRESS, null, null, null, "spec.ingress.rules");
+    }
+    String name = ref.name() == null ? "" : ref.name().strip();
+    if (name.isEmpty()) {
+      if (!ref.matchLabels().isEmpty() || !ref.matchExpressions().isEmpty()) {
+        findings.block(
+            new Problem(
+                "spec.resourceRef",
+                selector(ref),
+                "selecting the object by labels is not supported: the topology does not carry"
+                    + " labels; name the object in spec.resourceRef.name"));
+      } else {
+        findings.block(new Problem("spec.resourceRef.name", ref.name(), "names no object"));
+      }
+      return null;
+    }
+    String namespace =
+        ref.namespace() == null || ref.namespace().isBlank()
+            ? gslb.namespace()
+            : ref.namespace().strip();
+    if (!namespace.equals(gslb.namespace())) {
+      findings.block(
+          new Problem(
+              "spec.resourceRef.namespace",
+              ref.namespace(),
+              "a resourceRef in another namespace than the Gslb's ("
+                  + gslb.namespace()
+                  + ") is not supported: the engine joins a Gslb with the objects of its own"
+                  + " namespace"));
+      return null;
+    }
+    String kind = ref.kind() == null ? "" : ref.kind();
+    String apiVersion = ref.apiVersion();
+    return switch (kind) {
+      case "Ingress" -> {
+        if (!apiVersionIs(apiVersion, INGRESS_GROUP, findings)) {
+          yield null;
+        }
+        yield fromRoute(Kind.INGRESS, "Ingress/" + namespace + "/" + name, view, collector);
+      }
+      case "HTTPRoute" -> {
+        if (!apiVersionIs(apiVersion, GATEWAY_GROUP, findings)) {
+          yield null;
+        }
+        yield fromRoute(Kind.HTTP_ROUTE, "HTTPRoute/" + namespace + "/" + name, view, collector);
+      }
+      case "Service" -> {
+        if (apiVersion != null && !apiVersion.isEmpty() && !"v1".equals(apiVersion)) {
+          findings.block(
+              new Problem(
+                  "spec.resourceRef.apiVersion",
+                  apiVersion,
+                  "a Service resourceRef has apiVersion v1"));
+          yield null;
+        }
+        yield fromService(gslb, namespace, name, view, collector, findings);
+      }
+      default -> {
+        findings.block(
+            new Problem(
+                "spec.resourceRef.kind",
+                ref.kind(),
+                "not supported; the resourceRef must name an Ingress, an HTTPRoute or a"
+                    + " Service"));
+        yield null;
+      }
+    };
+  }
+
+  private static Servers fromRoute(Kind kind, String key, GslbView view, Collector collector) {
+    Findings findings = collector.findings;
+    findings.route = key;
+    Optional<RouteState> found = view.route(key);
+    if (found.isEmpty()) {
+      findings.skip(
+          kind.label() + " " + key.substring(key.indexOf('/') + 1),
+          "not found: the resourceRef names no published object, so there is no host to"
+              + " balance");
+      return collector.finish(kind, null, null, null, "spec.resourceRef");
+    }
+    RouteState route = found.get();
+    List<String> services = collector.services(key, route.namespace(), route.backends());
+    String field = kind == Kind.HTTP_ROUTE ? key + " spec.hostnames" : key + " hosts";
+    List<String> hostnames = route.hostnames();
+    for (int i = 0; i < hostnames.size(); i++) {
+      collector.add(field + "[" + i + "]", hostnames.get(i), services);
+    }
+    if (hostnames.isEmpty()) {
+      findings.skip(kind.label() + " " + route.namespace() + "/" + route.name(), "has no host");
+    }
+    return collector.finish(kind, route, null, null, "spec.resourceRef");
+  }
+
+  private static Servers fromService(
+      GslbState gslb,
+      String namespace,
+      String name,
+      GslbView view,
+      Collector collector,
+      Findings findings) {
+    String key = "Service/" + namespace + "/" + name;
+    findings.services.add(key);
+    String host = gslb.annotations().get(GslbAnnotations.HOSTNAME);
+    if (host == null || host.isBlank()) {
+      findings.block(
+          new Problem(
+              GslbAnnotations.field(GslbAnnotations.HOSTNAME),
+              host,
+              "a Gslb whose resourceRef is a Service needs its host in this annotation"));
+      return null;
+    }
+    collector.add(GslbAnnotations.field(GslbAnnotations.HOSTNAME), host, List.of(key));
+    ServiceState service = view.service(key).orElse(null);
+    return collector.finish(
+        Kind.SERVICE, null, service, key, GslbAnnotations.field(GslbAnnotations.HOSTNAME));
+  }
+
+  private static boolean apiVersionIs(String apiVersion, String group, Findings findings) {
+    if (apiVersion == null || apiVersion.isEmpty() || apiVersion.startsWith(group)) {
+      return true;
+    }
+    findings.block(
+        new Problem(
+            "spec.resourceRef.apiVersion",
+            apiVersion,
+            "does not match the kind; expected " + group + "<version>"));
+    return false;
+  }
+
+  private static String selector(GslbResourceRef ref) {
+    List<String> parts = new ArrayList<>();
+    ref.matchLabels().forEach((k, v) -> parts.add(k + "=" + v));
+    ref.matchExpressions().forEach(e -> parts.add(e.key() + " " + e.operator() + " " + e.values()));
+    return String.join(", ", parts);
+  }
+
+  /** Gathers hosts and Services, filtering and reporting as it goes. */
+  private static final class Collector {
+
+    private final GslbSettings settings;
+    private final Findings findings;
+    private final TreeMap<String, LinkedHashSet<String>> hosts = new TreeMap<>();
+    private final Map<String, String> fields = new HashMap<>();
+    private final List<String> outside = new ArrayList<>();
+
+    Collector(GslbSettings settings, Findings findings) {
+      this.settings = settings;
+      this.findings = findings;
+    }
+
+    /** The Service keys of a list of backends, skipping what cannot be a Service. */
+    List<String> services(String owner, String namespace, List<BackendRef> backends) {
+      LinkedHashSet<String> keys = new LinkedHashSet<>();
+      for (int i = 0; i < backends.size(); i++) {
+        BackendRef ref = backends.get(i);
+        String input = owner + " backend[" + i + "] " + ref.name();
+        if (!ref.isService()) {
+          findings.skip(
+              input,
+              "kind "
+                  + (ref.group() == null || ref.group().isEmpty() ? "" : ref.group() + "/")
+                  + ref.kind()
+                  + " is not a core Service; its health is not known");
+          continue;
+        }
+        String backendNamespace =
+            ref.namespace() == null || ref.namespace().isEmpty() ? namespace : ref.namespace();
+        if (!backendNamespace.equals(namespace)) {
+          findings.skip(
+              input,
+              "namespace "
+                  + backendNamespace
+                  + " is not the object's; cross-namespace backends are not supported");
+          continue;
+        }
+        keys.add("Service/" + namespace + "/" + ref.name().strip());
+      }
+      return List.copyOf(keys);
+    }
+
+    void add(String field, String raw, List<String> services) {
+      String text = raw == null ? "" : raw.strip();
+      if (text.isEmpty()) {
+        findings.note(new Problem(field, raw, "the host is empty; it is left out"));
+        return;
+      }
+      if (text.startsWith("*")) {
+        findings.note(
+            new Problem(
+                field,
+                raw,
+                "a wildcard host cannot be load balanced (no localtargets record can exist for"
+                    + " it); it is left out"));
+        return;
+      }
+      Optional<Problem> problem = Hostnames.check(field, text);
+      if (problem.isPresent()) {
+        Problem p = problem.get();
+        findings.note(new Problem(p.field(), p.value(), p.reason() + "; the host is left out"));
+        return;
+      }
+      String host = Hostnames.normalise(text);
+      if (!settings.inZones(host)) {
+        outside.add(host);
+        findings.note(
+            new Problem(
+                field,
+                raw,
+                "not in the load-balanced zones "
+                    + String.join(", ", settings.zones())
+                    + " (engine.gslb.zones); the host is left out"));
+        return;
+      }
+      hosts.computeIfAbsent(host, h -> new LinkedHashSet<>()).addAll(services);
+      fields.putIfAbsent(host, field);
+      findings.services.addAll(services);
+    }
+
+    Servers finish(
+        Kind kind, RouteState route, ServiceState service, String serviceKey, String field) {
+      if (hosts.isEmpty() && !outside.isEmpty()) {
+        findings.block(
+            new Problem(
+                field,
+                String.join(", ", outside),
+                "no host of the Gslb lies in the load-balanced zones "
+                    + String.join(", ", settings.zones())
+                    + " (engine.gslb.zones)"));
+      }
+      TreeMap<String, Server> result = new TreeMap<>();
+      for (Map.Entry<String, LinkedHashSet<String>> e : hosts.entrySet()) {
+        result.put(e.getKey(), new Server(fields.get(e.getKey()), List.copyOf(e.getValue())));
+      }
+      return new Servers(kind, route, service, serviceKey, result);
+    }
+  }
+}

@@ -1,0 +1,23 @@
+package dev.cairn.strategyengine.stream;
+
+/**
+ * What a reconciler needs from the task it runs in: the watcher's sync state, the hold store for
+ * deletions that must wait for the sync, the output and the task's clock.
+ */
+interface Emission {
+
+  /** True when the watcher's view is complete (every sync marker SYNCED). */
+  boolean synced();
+
+  /** Holds back a key's NO_TARGETS, WITHDRAW or tombstone until the view is synced. */
+  void hold(String key, String outcome);
+
+  /** Forgets a key's held outcome. */
+  void release(String key);
+
+  /** Sends an output downstream, stamped with the current record or punctuation time. */
+  void forward(String key, EngineOutput output);
+
+  /** The task's wall-clock time in epoch milliseconds (mockable in TopologyTestDriver). */
+  long now();
+}

@@ -1,0 +1,245 @@
+package dev.cairn.strategyengine.stream;
+
+import dev.cairn.commonmodel.decision.Disposition;
+import dev.cairn.commonmodel.decision.GslbStatus;
+import dev.cairn.commonmodel.decision.TargetDecision;
+import dev.cairn.commonmodel.topology.GslbState;
+import dev.cairn.strategyengine.gslb.GslbDecider;
+import dev.cairn.strategyengine.gslb.GslbDependencies;
+import dev.cairn.strategyengine.gslb.GslbOutcome;
+import dev.cairn.strategyengine.gslb.GslbReport;
+import dev.cairn.strategyengine.gslb.GslbSettings;
+import dev.cairn.strategyengine.gslb.GslbView;
+import dev.cairn.strategyengine.placement.PlacementSettings;
+import dev.cairn.strategyengine.stream.EngineMetrics.Trigger;
+import dev.cairn.strategyengine.stream.EngineOutput.DecisionOutput;
+import dev.cairn.strategyengine.stream.EngineOutput.StatusOutput;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The adapter around {@link GslbDecider} in one stream task: decides a Gslb from the task's stores,
+ * keeps its dependencies in the reverse index and its re-decision instant in the deadline index,
+ * and emits its decision and status, each only when it changed.
+ *
+ * <ul>
+ *   <li>A decided Gslb: the decision is emitted when it differs from the last one, the status when
+ *       it differs from the last one. A NO_TARGETS decision is held (with its status) while the
+ *       watcher's view is not synced, as every deletion is.
+ *   <li>An undecided Gslb (invalid spec, no geo tag): no decision is emitted, so the last one
+ *       stays; the status keeps what it said about the records served and carries the new problems.
+ *   <li>A deleted Gslb: tombstones for its decision and status (held while unsynced).
+ * </ul>
+ */
+final class GslbReconciler {
+
+  private static final Logger log = LoggerFactory.getLogger(GslbReconciler.class);
+  private static final String TOMBSTONE = "TOMBSTONE";
+
+  private final GslbSettings settings;
+  private final PlacementSettings placementSettings;
+  private final EngineMetrics metrics;
+  private final Emission emission;
+  private final GslbView view;
+  private final ReverseIndex index;
+  private final KeyValueStore<String, GslbState> gslbs;
+  private final KeyValueStore<String, GslbDependencies> dependencies;
+  private final KeyValueStore<String, String> deadlines;
+  private final KeyValueStore<String, TargetDecision> decisions;
+  private final KeyValueStore<String, GslbStatus> statuses;
+  private final KeyValueStore<String, GslbReport> reports;
+
+  GslbReconciler(
+      GslbSettings settings,
+      PlacementSettings placementSettings,
+      EngineMetrics metrics,
+      Emission emission,
+      GslbView view,
+      ReverseIndex index,
+      KeyValueStore<String, GslbState> gslbs,
+      KeyValueStore<String, GslbDependencies> dependencies,
+      KeyValueStore<String, String> deadlines,
+      KeyValueStore<String, TargetDecision> decisions,
+      KeyValueStore<String, GslbStatus> statuses,
+      KeyValueStore<String, GslbReport> reports) {
+    this.settings = settings;
+    this.placementSettings = placementSettings;
+    this.metrics = metrics;
+    this.emission = emission;
+    this.view = view;
+    this.index = index;
+    this.gslbs = gslbs;
+    this.dependencies = dependencies;
+    this.deadlines = deadlines;
+    this.decisions = decisions;
+    this.statuses = statuses;
+    this.reports = reports;
+  }
+
+  /** Decides the Gslb {@code key} again and emits what changed. */
+  void recompute(String key, Trigger trigger) {
+    metrics.recomputed(trigger);
+    GslbState gslb = gslbs.get(key);
+    TargetDecision previous = decisions.get(key);
+    GslbStatus previousStatus = statuses.get(key);
+    if (gslb == null) {
+      deleted(key, previous, previousStatus);
+      return;
+    }
+    GslbOutcome outcome;
+    try {
+      outcome =
+          GslbDecider.decide(
+              gslb, view, settings, placementSettings, Instant.ofEpochMilli(emission.now()));
+    } catch (RuntimeException e) {
+      metrics.gslbFailed();
+      log.atError()
+          .addKeyValue("gslb", key)
+          .setCause(e)
+          .log("Deciding the Gslb failed; its previous decision and status stay");
+      return;
+    }
+    replaceDependencies(key, outcome.dependencies());
+    if (!outcome.report().equals(reports.get(key))) {
+      reports.put(key, outcome.report());
+    }
+    if (!outcome.decided()) {
+      metrics.gslbUndecided();
+      emission.release(key);
+      GslbStatus status = keepServed(previousStatus, outcome.status());
+      if (emitStatus(key, status, previousStatus)) {
+        log.atWarn()
+            .addKeyValue("gslb", key)
+            .addKeyValue("problems", status.problems())
+            .log("Gslb not decided; its previous records stay");
+      }
+      return;
+    }
+    TargetDecision desired = outcome.decision();
+    if (desired.equals(previous)) {
+      emission.release(key);
+      emitStatus(key, outcome.status(), previousStatus);
+      return;
+    }
+    if (desired.disposition() != Disposition.PUBLISH && !emission.synced()) {
+      emission.hold(key, desired.disposition().name());
+      return;
+    }
+    emission.release(key);
+    decisions.put(key, desired);
+    emission.forward(key, new DecisionOutput(desired));
+    metrics.emitted(desired.disposition().name());
+    emitStatus(key, outcome.status(), previousStatus);
+    log.atInfo()
+        .addKeyValue("gslb", key)
+        .addKeyValue("disposition", desired.disposition())
+        .addKeyValue("targets", desired.explanation().chosenTargets())
+        .addKeyValue("trigger", trigger.tag())
+        .log("Gslb decision changed");
+  }
+
+  /** The Gslbs whose re-decision instant is at or before {@code epochMillis}, removed. */
+  List<String> takeDue(long epochMillis) {
+    List<KeyValue<String, String>> due = new ArrayList<>();
+    try (KeyValueIterator<String, String> found =
+        deadlines.range(null, DependencyIndex.deadlineUpTo(epochMillis))) {
+      found.forEachRemaining(due::add);
+    }
+    List<String> keys = new ArrayList<>(due.size());
+    for (KeyValue<String, String> entry : due) {
+      deadlines.delete(entry.key);
+      keys.add(entry.value);
+    }
+    return keys;
+  }
+
+  private void deleted(String key, TargetDecision previous, GslbStatus previousStatus) {
+    replaceDependencies(key, GslbDependencies.NONE);
+    reports.delete(key);
+    if (previous == null && previousStatus == null) {
+      emission.release(key);
+      return;
+    }
+    if (!emission.synced()) {
+      emission.hold(key, TOMBSTONE);
+      return;
+    }
+    emission.release(key);
+    if (previous != null) {
+      decisions.delete(key);
+      emission.forward(key, new DecisionOutput(null));
+      metrics.emitted(TOMBSTONE);
+    }
+    if (previousStatus != null) {
+      statuses.delete(key);
+      emission.forward(key, new StatusOutput(null));
+      metrics.statusEmitted(TOMBSTONE);
+    }
+    log.atInfo().addKeyValue("gslb", key).log("Gslb deleted; decision and status withdrawn");
+  }
+
+  private boolean emitStatus(String key, GslbStatus status, GslbStatus previous) {
+    if (status.equals(previous)) {
+      return false;
+    }
+    statuses.put(key, status);
+    emission.forward(key, new StatusOutput(status));
+    metrics.statusEmitted("UPDATE");
+    return true;
+  }
+
+  /**
+   * The status of an undecided Gslb: the records served are still the previous decision's, so the
+   * previous status's health, records, hosts, addresses and servers stay; the problems are new.
+   */
+  private static GslbStatus keepServed(GslbStatus previous, GslbStatus undecided) {
+    if (previous == null) {
+      return undecided;
+    }
+    return new GslbStatus(
+        undecided.namespace(),
+        undecided.name(),
+        undecided.uid(),
+        undecided.geoTag(),
+        previous.serviceHealth(),
+        previous.healthyRecords(),
+        previous.hosts(),
+        previous.exposedIps(),
+        previous.servers(),
+        undecided.problems());
+  }
+
+  private void replaceDependencies(String key, GslbDependencies next) {
+    GslbDependencies old = dependencies.get(key);
+    if (old == null) {
+      old = GslbDependencies.NONE;
+    }
+    if (old.equals(next)) {
+      return;
+    }
+    Set<String> oldKeys = DependencyIndex.keys(old, key);
+    Set<String> newKeys = DependencyIndex.keys(next, key);
+    index.replace(key, oldKeys, newKeys);
+    if (!Objects.equals(old.reevaluateAt(), next.reevaluateAt())) {
+      if (old.reevaluateAt() != null) {
+        deadlines.delete(DependencyIndex.deadlineKey(old.reevaluateAt(), key));
+      }
+      if (next.reevaluateAt() != null) {
+        deadlines.put(DependencyIndex.deadlineKey(next.reevaluateAt(), key), key);
+      }
+    }
+    if (next.equals(GslbDependencies.NONE)) {
+      dependencies.delete(key);
+    } else {
+      dependencies.put(key, next);
+    }
+  }
+}
