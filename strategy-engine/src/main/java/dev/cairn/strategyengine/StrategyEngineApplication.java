@@ -6,8 +6,8 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 /**
  * The strategy-engine: a Kafka Streams application that turns the watcher's topology (routes,
- * endpoints, nodes) and the prober's hostname resolutions into target decisions for the
- * record-writer.
+ * Services, endpoints, nodes, Gslbs) and the prober's peer answers and hostname resolutions into
+ * target decisions and Gslb statuses for the record-writer.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan

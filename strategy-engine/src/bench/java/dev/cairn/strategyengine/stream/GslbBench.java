@@ -70,10 +70,11 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  *
  * 10,000 Gslbs (one host each, a third each roundRobin, failover and geoip) in 100 namespaces, two
  * peers (us, ap) answering for every host. Options: {@code -Dbench.gslbs=} (Gslbs on the broker,
- * default 50,000), {@code -Dbench.changes=} (peer-answer changes timed, default 500), {@code
+ * default 10,000), {@code -Dbench.changes=} (peer-answer changes timed, default 500), {@code
  * -Dbench.store=rocksdb|in-memory} (broker run, default rocksdb), {@code -Dbench.linger=} (the
- * engine's producer linger.ms on the broker, default Kafka Streams' own). Figures are printed;
- * nothing is asserted.
+ * engine's producer linger.ms on the broker, default 5 as {@code engine.producer-linger}; Kafka
+ * Streams' own default is 100), {@code -Dbench.task-idle=} (Streams {@code max.task.idle.ms}).
+ * Figures are printed; nothing is asserted.
  */
 class GslbBench {
 
@@ -179,7 +180,7 @@ class GslbBench {
 
   @Test
   void onABrokerAgainstConsumerPerformance() throws Exception {
-    int count = Integer.getInteger("bench.gslbs", 50_000);
+    int count = Integer.getInteger("bench.gslbs", GSLBS);
     StoreType storeType =
         "in-memory".equals(System.getProperty("bench.store"))
             ? StoreType.IN_MEMORY
@@ -257,17 +258,16 @@ class GslbBench {
     KafkaConsumer<String, TargetDecision> consumer =
         new KafkaConsumer<>(
             Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
-                ConsumerConfig.GROUP_ID_CONFIG, "gslb-bench-latency",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest"),
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                broker.getBrokersAsString(),
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+                10),
             new StringDeserializer(),
             new CairnDeserializer<>(TargetDecision.class));
-    consumer.subscribe(List.of(Topics.DECISIONS.name()));
-    while (consumer.assignment().isEmpty()) {
-      consumer.poll(Duration.ofMillis(100));
-    }
-    consumer.seekToEnd(consumer.assignment());
-    consumer.poll(Duration.ofMillis(100));
+    TopicPartition decisions = new TopicPartition(Topics.DECISIONS.name(), 0);
+    consumer.assign(List.of(decisions));
+    consumer.seekToEnd(List.of(decisions));
+    consumer.position(decisions);
     Thread reader =
         new Thread(
             () -> {
@@ -351,9 +351,12 @@ class GslbBench {
     props.put(
         StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, InputErrorHandler.class);
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-    String linger = System.getProperty("bench.linger");
-    if (linger != null) {
-      props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), linger);
+    props.put(
+        StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG),
+        System.getProperty("bench.linger", "5"));
+    String idle = System.getProperty("bench.task-idle");
+    if (idle != null) {
+      props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, idle);
     }
     return new KafkaStreams(builder.build(), props);
   }

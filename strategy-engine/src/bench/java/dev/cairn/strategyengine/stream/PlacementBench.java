@@ -116,6 +116,7 @@ class PlacementBench {
     // record, which with RocksDB measures disk flushes, not the engine (Kafka Streams flushes per
     // commit interval).
     for (StoreType storeType : List.of(StoreType.IN_MEMORY)) {
+      long heapBefore = heapAfterFullGc();
       try (EngineDriver driver =
           new EngineDriver(PlacementSettings.defaults(), NOW, storeType)) {
         long start = System.nanoTime();
@@ -132,6 +133,14 @@ class PlacementBench {
             routes.size(),
             (System.nanoTime() - start) / 1e9,
             emitted);
+        long heapLoaded = heapAfterFullGc();
+        System.out.printf(
+            "%s: heap after full GC %.1f MB with the engine loaded (%.1f MB before it, the"
+                + " benchmark's own input lists included in both): engine state %.1f MB%n",
+            storeType,
+            heapLoaded / 1e6,
+            heapBefore / 1e6,
+            (heapLoaded - heapBefore) / 1e6);
 
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long[] nodeLatency = new long[200];
@@ -231,5 +240,12 @@ class PlacementBench {
             new NodeAddress("InternalIP", "10." + a + "." + b + ".1")),
         Map.of(),
         List.of());
+  }
+
+  /** Used heap after two full collections, in bytes. */
+  private static long heapAfterFullGc() {
+    System.gc();
+    System.gc();
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 }

@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -78,6 +79,9 @@ class StrategyEngineConfiguration {
     config.put(StreamsConfig.APPLICATION_ID_CONFIG, properties.applicationId());
     config.put(StreamsConfig.STATE_DIR_CONFIG, properties.stateDir().toString());
     config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, properties.commitInterval().toMillis());
+    config.put(
+        StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG),
+        (int) properties.producerLinger().toMillis());
     config.put(
         StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, properties.statestoreCacheMaxBytes());
     config.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, properties.streamThreads());

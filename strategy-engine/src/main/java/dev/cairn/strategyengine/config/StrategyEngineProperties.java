@@ -28,6 +28,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     is still used (RFC 8767 serve-stale)
  * @param resolutionExpiryCheckInterval how often routes using stale resolutions are re-checked
  * @param commitInterval Kafka Streams {@code commit.interval.ms}; short for low latency
+ * @param producerLinger the {@code linger.ms} of the engine's producers (decisions, statuses, the
+ *     broadcast hop, changelogs). Kafka Streams would use 100 ms, which a peer-answer change pays
+ *     twice (broadcast, then output); 5 ms is Kafka 4's client default
  * @param statestoreCacheMaxBytes Kafka Streams {@code statestore.cache.max.bytes}; 0 forwards every
  *     change at once
  * @param streamThreads Kafka Streams {@code num.stream.threads}
@@ -46,6 +49,7 @@ public record StrategyEngineProperties(
     @DefaultValue("24h") Duration resolutionMaxStale,
     @DefaultValue("1m") Duration resolutionExpiryCheckInterval,
     @DefaultValue("100ms") Duration commitInterval,
+    @DefaultValue("5ms") Duration producerLinger,
     @DefaultValue("0") long statestoreCacheMaxBytes,
     @DefaultValue("1") int streamThreads,
     @DefaultValue("rocksdb") StoreType stateStoreType,
@@ -64,6 +68,10 @@ public record StrategyEngineProperties(
     }
     requirePositive("engine.resolution-expiry-check-interval", resolutionExpiryCheckInterval);
     requirePositive("engine.commit-interval", commitInterval);
+    if (producerLinger == null || producerLinger.isNegative()) {
+      throw new IllegalArgumentException(
+          "engine.producer-linger must not be negative, got " + producerLinger);
+    }
     if (statestoreCacheMaxBytes < 0) {
       throw new IllegalArgumentException("engine.statestore-cache-max-bytes must not be negative");
     }

@@ -205,7 +205,9 @@ final class DecisionProcessor
 
   @Override
   public void release(String key) {
-    held.delete(key);
+    if (held.get(key) != null) {
+      held.delete(key); // only when held: a delete writes a changelog tombstone
+    }
   }
 
   @Override
