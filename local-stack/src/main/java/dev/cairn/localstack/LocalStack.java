@@ -2,16 +2,12 @@ package dev.cairn.localstack;
 
 import dev.cairn.commonmodel.TopicSettings;
 import dev.cairn.commonmodel.Topics;
-import dev.cairn.healthprober.HealthProberApplication;
-import dev.cairn.recordwriter.RecordWriterApplication;
-import dev.cairn.strategyengine.StrategyEngineApplication;
-import dev.cairn.topologywatcher.TopologyWatcherApplication;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +22,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -35,16 +30,16 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.logging.LoggingSystem;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
- * Cairn on one machine with no cluster and no Docker: a real Kafka broker (KRaft, in process), a
- * mock Kubernetes API server in CRUD mode, and the four services, each in its own Spring
- * application context, wired to both. Used by {@link LocalStackApplication} and by the system
- * tests.
+ * Cairn on one machine with no cluster and no Docker: one real Kafka broker (KRaft, in process) and
+ * two simulated clusters, {@code eu} and {@code us} by default, each with its own mock Kubernetes
+ * API server in CRUD mode, its own five services (each its own Spring application context), its own
+ * topics (prefix {@code <cluster>.}) and its own dns-responder. The clusters' probers find each
+ * other through a static peer list pointing at {@link DnsLink}s in front of the responders, which a
+ * scenario can cut. Used by {@link LocalStackApplication} and by the system tests.
  */
 public final class LocalStack implements AutoCloseable {
 
@@ -53,58 +48,166 @@ public final class LocalStack implements AutoCloseable {
   /**
    * How to start the stack.
    *
-   * @param apiPort the mock API port (0: a free port)
+   * @param clusters the cluster names (also their geo tags); the first is the failover primary
+   * @param apiPort the first cluster's mock API port, the next cluster's is one more (0: free
+   *     ports)
+   * @param dnsPort the first cluster's responder port, the next cluster's is one more (0: free
+   *     ports)
    * @param bootstrapServers an external broker to use instead of the embedded one, or {@code null}
    * @param seedSample whether to create the sample topology
-   * @param gracePeriod the record-writer's stale-endpoint grace period
-   * @param onDnsEndpoint told about every DNSEndpoint change (name, endpoints; {@code null}
-   *     endpoints on delete), may be {@code null}
+   * @param gracePeriod the record-writers' stale-endpoint grace period
+   * @param probeInterval the probers' interval
+   * @param onDnsEndpoint told about every DNSEndpoint change in every cluster ({@code <cluster>:
+   *     created|updated|deleted ...}), may be {@code null}
    */
   public record Options(
+      List<String> clusters,
       int apiPort,
+      int dnsPort,
       String bootstrapServers,
       boolean seedSample,
       Duration gracePeriod,
+      Duration probeInterval,
       Consumer<String> onDnsEndpoint) {
 
-    /** Random ports, embedded broker, sample topology, the default 5-minute grace period. */
+    public Options {
+      clusters = List.copyOf(clusters);
+      if (clusters.isEmpty()) {
+        throw new IllegalArgumentException("at least one cluster is needed");
+      }
+      for (String c : clusters) {
+        if (!c.matches("[a-z0-9]([a-z0-9-]{0,30}[a-z0-9])?")) {
+          throw new IllegalArgumentException(
+              "cluster name '" + c + "' must be a lower-case DNS label of at most 32 characters");
+        }
+      }
+      if (clusters.stream().distinct().count() != clusters.size()) {
+        throw new IllegalArgumentException("cluster names must differ: " + clusters);
+      }
+    }
+
+    /**
+     * Clusters {@code eu} and {@code us}, free ports, embedded broker, sample topology, the default
+     * 5-minute grace period, a 2-second probe interval.
+     */
     public static Options defaults() {
-      return new Options(0, null, true, Duration.ofMinutes(5), null);
+      return new Options(
+          List.of("eu", "us"),
+          0,
+          0,
+          null,
+          true,
+          Duration.ofMinutes(5),
+          Duration.ofSeconds(2),
+          null);
+    }
+
+    public Options withClusters(List<String> names) {
+      return new Options(
+          names,
+          apiPort,
+          dnsPort,
+          bootstrapServers,
+          seedSample,
+          gracePeriod,
+          probeInterval,
+          onDnsEndpoint);
     }
 
     public Options withGracePeriod(Duration grace) {
-      return new Options(apiPort, bootstrapServers, seedSample, grace, onDnsEndpoint);
+      return new Options(
+          clusters,
+          apiPort,
+          dnsPort,
+          bootstrapServers,
+          seedSample,
+          grace,
+          probeInterval,
+          onDnsEndpoint);
+    }
+
+    public Options withProbeInterval(Duration interval) {
+      return new Options(
+          clusters,
+          apiPort,
+          dnsPort,
+          bootstrapServers,
+          seedSample,
+          gracePeriod,
+          interval,
+          onDnsEndpoint);
     }
 
     public Options withBootstrapServers(String servers) {
-      return new Options(apiPort, servers, seedSample, gracePeriod, onDnsEndpoint);
+      return new Options(
+          clusters,
+          apiPort,
+          dnsPort,
+          servers,
+          seedSample,
+          gracePeriod,
+          probeInterval,
+          onDnsEndpoint);
     }
 
     public Options withApiPort(int api) {
-      return new Options(api, bootstrapServers, seedSample, gracePeriod, onDnsEndpoint);
+      return new Options(
+          clusters,
+          api,
+          dnsPort,
+          bootstrapServers,
+          seedSample,
+          gracePeriod,
+          probeInterval,
+          onDnsEndpoint);
+    }
+
+    public Options withDnsPort(int dns) {
+      return new Options(
+          clusters,
+          apiPort,
+          dns,
+          bootstrapServers,
+          seedSample,
+          gracePeriod,
+          probeInterval,
+          onDnsEndpoint);
     }
 
     public Options withSample(boolean seed) {
-      return new Options(apiPort, bootstrapServers, seed, gracePeriod, onDnsEndpoint);
+      return new Options(
+          clusters,
+          apiPort,
+          dnsPort,
+          bootstrapServers,
+          seed,
+          gracePeriod,
+          probeInterval,
+          onDnsEndpoint);
     }
 
     public Options withDnsEndpointListener(Consumer<String> listener) {
-      return new Options(apiPort, bootstrapServers, seedSample, gracePeriod, listener);
+      return new Options(
+          clusters,
+          apiPort,
+          dnsPort,
+          bootstrapServers,
+          seedSample,
+          gracePeriod,
+          probeInterval,
+          listener);
     }
   }
 
   private final EmbeddedKafkaKraftBroker broker;
   private final String bootstrapServers;
-  private final MockKubernetesApi api;
   private final Path stateDir;
-  private final Map<String, ConfigurableApplicationContext> services = new LinkedHashMap<>();
-  private SharedIndexInformer<GenericKubernetesResource> printer;
+  private final Map<String, Cluster> clusters = new LinkedHashMap<>();
+  private final List<SharedIndexInformer<GenericKubernetesResource>> printers = new ArrayList<>();
 
-  private LocalStack(
-      EmbeddedKafkaKraftBroker broker, String bootstrapServers, MockKubernetesApi api, Path dir) {
+  private LocalStack(EmbeddedKafkaKraftBroker broker, String bootstrapServers, Path dir) {
     this.broker = broker;
     this.bootstrapServers = bootstrapServers;
-    this.api = api;
     this.stateDir = dir;
   }
 
@@ -127,37 +230,67 @@ public final class LocalStack implements AutoCloseable {
       broker.afterPropertiesSet();
       servers = broker.getBrokersAsString();
     }
-    MockKubernetesApi api = null;
     LocalStack stack = null;
     try {
-      createTopics(servers);
-      api = MockKubernetesApi.start(options.apiPort());
-      stack = new LocalStack(broker, servers, api, Files.createTempDirectory("cairn-local-stack"));
-      log.atInfo()
-          .addKeyValue("kafka", servers)
-          .addKeyValue("kubernetesApi", api.url())
-          .log("broker and mock Kubernetes API are listening; starting the services");
-      stack.watchDnsEndpoints(options.onDnsEndpoint());
-      if (options.seedSample()) {
-        SampleTopology.seed(api.client());
-      }
+      stack = new LocalStack(broker, servers, Files.createTempDirectory("cairn-local-stack"));
+      stack.createClusters(options);
       stack.startServices(options);
       return stack;
     } catch (IOException e) {
-      closeQuietly(stack, api, broker);
+      closeQuietly(stack, broker);
       throw new UncheckedIOException(e);
     } catch (RuntimeException e) {
-      closeQuietly(stack, api, broker);
+      closeQuietly(stack, broker);
       throw e;
     }
   }
 
+  private void createClusters(Options options) {
+    List<String> names = options.clusters();
+    for (int i = 0; i < names.size(); i++) {
+      String name = names.get(i);
+      MockKubernetesApi api =
+          MockKubernetesApi.start(options.apiPort() == 0 ? 0 : options.apiPort() + i);
+      DnsLink link;
+      try {
+        link = DnsLink.open(name, 0);
+      } catch (RuntimeException e) {
+        api.close();
+        throw e;
+      }
+      Cluster cluster =
+          new Cluster(name, SampleTopology.Site.of(name, i + 1), api, link, stateDir.resolve(name));
+      clusters.put(name, cluster);
+      createTopics(bootstrapServers, cluster.topics());
+      log.atInfo()
+          .addKeyValue("cluster", name)
+          .addKeyValue("kafka", bootstrapServers)
+          .addKeyValue("topicPrefix", cluster.topics().prefix())
+          .addKeyValue("kubernetesApi", api.url())
+          .log("cluster created; starting its services");
+      watchDnsEndpoints(cluster, options.onDnsEndpoint());
+      if (options.seedSample()) {
+        SampleTopology.seed(api.client(), cluster.site(), names);
+      }
+    }
+    for (int i = 0; i < names.size(); i++) {
+      Cluster cluster = clusters.get(names.get(i));
+      Map<String, InetSocketAddress> peers = new LinkedHashMap<>();
+      for (Cluster other : clusters.values()) {
+        if (other != cluster) {
+          peers.put(other.name(), other.linkAddress());
+        }
+      }
+      cluster.configure(
+          bootstrapServers, peers, options, options.dnsPort() == 0 ? 0 : options.dnsPort() + i);
+    }
+  }
+
   /**
-   * Creates every contract topic up front, as an operator would with the chart: a service that only
-   * reads a topic (or a person with kcat) then never waits for its producer to start.
+   * Creates every contract topic of a cluster up front, as an operator would with the chart: a
+   * service that only reads a topic (or a person with kcat) then never waits for its producer.
    */
-  private static void createTopics(String servers) {
-    TopicSettings settings = TopicSettings.defaults();
+  private static void createTopics(String servers, TopicSettings settings) {
     try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers))) {
       List<NewTopic> topics = Topics.ALL.stream().map(settings::newTopic).toList();
       for (Map.Entry<String, KafkaFuture<Void>> e :
@@ -178,14 +311,10 @@ public final class LocalStack implements AutoCloseable {
     }
   }
 
-  private static void closeQuietly(
-      LocalStack stack, MockKubernetesApi api, EmbeddedKafkaKraftBroker broker) {
+  private static void closeQuietly(LocalStack stack, EmbeddedKafkaKraftBroker broker) {
     if (stack != null) {
       stack.close();
       return;
-    }
-    if (api != null) {
-      api.close();
     }
     if (broker != null) {
       broker.destroy();
@@ -193,67 +322,26 @@ public final class LocalStack implements AutoCloseable {
   }
 
   private void startServices(Options options) {
-    String k8s = api.url();
-    Map<String, Supplier<SpringApplicationBuilder>> builders = new LinkedHashMap<>();
-    builders.put("topology-watcher", TopologyWatcherApplication::builder);
-    builders.put("strategy-engine", StrategyEngineApplication::builder);
-    builders.put("record-writer", RecordWriterApplication::builder);
-    builders.put("health-prober", HealthProberApplication::builder);
-    Map<String, List<String>> properties = new LinkedHashMap<>();
-    properties.put(
-        "topology-watcher",
-        List.of(
-            "watcher.kubernetes.master-url=" + k8s,
-            "watcher.leader-election.namespace=default",
-            "watcher.cluster-name=local"));
-    properties.put(
-        "strategy-engine",
-        List.of(
-            "engine.application-id=cairn-strategy-engine-local",
-            "engine.state-dir=" + stateDir.resolve("streams")));
-    properties.put(
-        "record-writer",
-        List.of(
-            "writer.kubernetes.master-url=" + k8s,
-            "writer.leader-election.namespace=default",
-            "writer.grace-period=" + options.gracePeriod().toMillis() + "ms"));
-    properties.put("health-prober", List.of("prober.geo-tag=local"));
-    // The services are independent of each other (they meet only through Kafka), so they start
-    // in parallel: on 2 cores this roughly halves the time to a running stack.
-    ExecutorService starter = Executors.newFixedThreadPool(builders.size());
-    Map<String, Future<ConfigurableApplicationContext>> starting = new LinkedHashMap<>();
+    // The services are independent of each other (they meet only through Kafka and DNS), so every
+    // service of every cluster starts at once: on 2 cores this is clearly faster than in turn.
+    List<ExecutorService> pools = new ArrayList<>();
+    List<Future<?>> starting = new ArrayList<>();
+    ExecutorService clusterStarter = Executors.newFixedThreadPool(clusters.size());
     try {
-      for (Map.Entry<String, Supplier<SpringApplicationBuilder>> e : builders.entrySet()) {
-        String name = e.getKey();
-        List<String> props = new ArrayList<>(properties.get(name));
-        props.add("spring.kafka.bootstrap-servers=" + bootstrapServers);
-        props.add("server.port=0");
-        props.add("spring.main.banner-mode=off");
-        props.add("spring.main.log-startup-info=false");
-        starting.put(
-            name,
-            starter.submit(
-                () -> {
-                  long started = System.nanoTime();
-                  ConfigurableApplicationContext context =
-                      e.getValue().get().properties(props.toArray(String[]::new)).run();
-                  log.atInfo()
-                      .addKeyValue("service", name)
-                      .addKeyValue(
-                          "port", context.getEnvironment().getProperty("local.server.port"))
-                      .addKeyValue("ms", (System.nanoTime() - started) / 1_000_000)
-                      .log("service started");
-                  return context;
-                }));
+      for (Cluster cluster : clusters.values()) {
+        ExecutorService pool = Executors.newFixedThreadPool(Cluster.SERVICES.size());
+        pools.add(pool);
+        starting.add(clusterStarter.submit(() -> cluster.start(pool)));
       }
       RuntimeException failure = null;
-      for (Map.Entry<String, Future<ConfigurableApplicationContext>> e : starting.entrySet()) {
+      for (Future<?> f : starting) {
         try {
-          services.put(e.getKey(), e.getValue().get());
+          f.get();
         } catch (ExecutionException ex) {
           RuntimeException cause =
-              new IllegalStateException(
-                  "service " + e.getKey() + " failed to start: " + ex.getCause(), ex.getCause());
+              ex.getCause() instanceof RuntimeException r
+                  ? r
+                  : new IllegalStateException(ex.getCause());
           if (failure == null) {
             failure = cause;
           } else {
@@ -261,48 +349,51 @@ public final class LocalStack implements AutoCloseable {
           }
         } catch (InterruptedException ex) {
           Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while starting " + e.getKey(), ex);
+          throw new IllegalStateException("interrupted while starting the clusters", ex);
         }
       }
       if (failure != null) {
         throw failure;
       }
     } finally {
-      starter.shutdown();
+      clusterStarter.shutdown();
+      pools.forEach(ExecutorService::shutdown);
     }
   }
 
-  private void watchDnsEndpoints(Consumer<String> listener) {
+  private void watchDnsEndpoints(Cluster cluster, Consumer<String> listener) {
     if (listener == null) {
       return;
     }
-    printer =
-        DnsEndpoints.of(api.client())
+    String c = cluster.name() + ": ";
+    printers.add(
+        DnsEndpoints.of(cluster.client())
             .inAnyNamespace()
             .inform(
                 new ResourceEventHandler<>() {
                   @Override
                   public void onAdd(GenericKubernetesResource r) {
-                    listener.accept("created " + describe(r));
+                    listener.accept(c + "created " + describe(r));
                   }
 
                   @Override
                   public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource r) {
                     if (!DnsEndpoints.describeEndpoints(old)
                         .equals(DnsEndpoints.describeEndpoints(r))) {
-                      listener.accept("updated " + describe(r));
+                      listener.accept(c + "updated " + describe(r));
                     }
                   }
 
                   @Override
                   public void onDelete(GenericKubernetesResource r, boolean unknownState) {
                     listener.accept(
-                        "deleted DNSEndpoint "
+                        c
+                            + "deleted DNSEndpoint "
                             + r.getMetadata().getNamespace()
                             + "/"
                             + r.getMetadata().getName());
                   }
-                });
+                }));
   }
 
   private static String describe(GenericKubernetesResource r) {
@@ -319,49 +410,38 @@ public final class LocalStack implements AutoCloseable {
     return bootstrapServers;
   }
 
-  /** The mock API server URL. */
-  public String apiUrl() {
-    return api.url();
+  /** The clusters by name, in the configured order. */
+  public Map<String, Cluster> clusters() {
+    return java.util.Collections.unmodifiableMap(clusters);
   }
 
-  /** A client of the mock API (owned by the stack). */
-  public KubernetesClient client() {
-    return api.client();
-  }
-
-  /** The number of requests the mock API server has received. */
-  public int apiRequestCount() {
-    return api.requestCount();
-  }
-
-  /** The running service contexts by service name. */
-  public Map<String, ConfigurableApplicationContext> services() {
-    return Map.copyOf(services);
-  }
-
-  /** Stops one service (for restart tests). */
-  public void stopService(String name) {
-    ConfigurableApplicationContext c = services.remove(name);
-    if (c != null) {
-      c.close();
+  /** One cluster by name. */
+  public Cluster cluster(String name) {
+    Cluster c = clusters.get(name);
+    if (c == null) {
+      throw new IllegalArgumentException(
+          "no cluster '" + name + "'; the clusters are " + clusters.keySet());
     }
+    return c;
   }
 
   @Override
   public void close() {
-    List<String> names = new ArrayList<>(services.keySet());
-    java.util.Collections.reverse(names);
-    for (String name : names) {
-      try {
-        services.remove(name).close();
-      } catch (RuntimeException e) {
-        log.atWarn().addKeyValue("service", name).setCause(e).log("service did not stop cleanly");
-      }
-    }
-    if (printer != null) {
+    for (SharedIndexInformer<GenericKubernetesResource> printer : printers) {
       printer.close();
     }
-    api.close();
+    List<Cluster> all = new ArrayList<>(clusters.values());
+    java.util.Collections.reverse(all);
+    for (Cluster c : all) {
+      try {
+        c.close();
+      } catch (RuntimeException e) {
+        log.atWarn()
+            .addKeyValue("cluster", c.name())
+            .setCause(e)
+            .log("cluster did not stop cleanly");
+      }
+    }
     if (broker != null) {
       broker.destroy();
     }

@@ -1,109 +1,217 @@
 package dev.cairn.localstack;
 
-import dev.cairn.commonmodel.TopicSettings;
 import dev.cairn.commonmodel.Topics;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 
 /**
- * The embedded default: {@code ./mvnw -q -pl local-stack spring-boot:run} (after an install) starts
- * a Kafka broker, a mock Kubernetes API seeded with a sample topology, and Cairn's services in one
- * JVM, prints every DNSEndpoint as it is written, and runs until Ctrl-C.
+ * The embedded default: two clusters, {@code eu} and {@code us}, with one Kafka broker, in one JVM
+ * ({@code java -jar local-stack/target/local-stack-*.jar}). It prints the addresses of the broker,
+ * the mock Kubernetes APIs and the dns-responders, then a live view of the sample hosts as each
+ * cluster answers them over DNS, until Ctrl-C.
  *
- * <p>The broker listens on a free port (the embedded KRaft test kit picks it); the mock API on
- * {@code --api-port=N} (default 0: a free port). Both addresses are printed at start. Other
- * options: {@code --grace-period=DURATION} (default PT5M, ISO-8601), {@code --no-sample}.
+ * <p>Options: {@code --scenario=NAME} (failover, split-brain, grace, all: runs it, prints its
+ * timeline and exits 0 when it passed, 1 when not), {@code --api-port=N} and {@code --dns-port=N}
+ * (the first cluster's ports, the second's are one more; default 0: free ports), {@code
+ * --grace-period=DURATION} (ISO-8601; default PT5M, and PT20S with a scenario), {@code
+ * --probe-interval=DURATION} (default PT2S), {@code --no-sample}, {@code --no-view} (print events
+ * only, as lines).
  */
 public final class LocalStackApplication {
 
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
 
+  /** The grace period a scenario runs with unless {@code --grace-period} is given. */
+  static final Duration SCENARIO_GRACE = Duration.ofSeconds(20);
+
   private LocalStackApplication() {}
 
+  /** The parsed command line. */
+  record Command(LocalStack.Options options, String scenario, boolean view) {}
+
   public static void main(String[] args) throws InterruptedException {
-    LocalStack.Options options = parse(args);
+    Command command;
+    try {
+      command = parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("local-stack: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
     PrintStream out = System.out;
     long started = System.nanoTime();
-    LocalStack stack =
-        LocalStack.start(
-            options.withDnsEndpointListener(
-                line -> out.println(LocalTime.now().format(TIME) + " ** " + line)));
+    boolean ansi =
+        command.view()
+            && command.scenario() == null
+            && System.console() != null
+            && !"dumb".equals(System.getenv("TERM"));
+    LiveView[] view = new LiveView[1];
+    Consumer<String> events =
+        line -> {
+          LiveView v = view[0];
+          if (v != null) {
+            v.event(line);
+          } else {
+            out.println(LocalTime.now().format(TIME) + " ** " + line);
+          }
+        };
+    LocalStack stack = LocalStack.start(command.options().withDnsEndpointListener(events));
+    long startMillis = (System.nanoTime() - started) / 1_000_000;
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
+                  if (view[0] != null) {
+                    view[0].close();
+                  }
                   stack.close();
                   stopped.countDown();
                 },
                 "local-stack-shutdown"));
-    printBanner(out, stack, (System.nanoTime() - started) / 1_000_000);
+    String banner = banner(stack, startMillis);
+    out.print(banner);
+    if (command.scenario() != null) {
+      Scenarios scenarios =
+          new Scenarios(
+              stack,
+              command.options().gracePeriod(),
+              line -> out.println(LocalTime.now().format(TIME) + " " + line));
+      List<Scenarios.Result> results = scenarios.run(command.scenario());
+      out.println();
+      results.forEach(
+          r ->
+              out.println(
+                  "scenario "
+                      + r.scenario()
+                      + ": "
+                      + (r.passed() ? "passed" : "FAILED: " + r.failure())));
+      System.exit(results.stream().allMatch(Scenarios.Result::passed) ? 0 : 1);
+      return;
+    }
+    if (command.view() && command.options().seedSample()) {
+      view[0] =
+          new LiveView(stack, out, ansi, SampleTopology.HOSTS, banner).start(Duration.ofSeconds(1));
+    }
     stopped.await();
   }
 
-  static LocalStack.Options parse(String[] args) {
+  static Command parse(String[] args) {
     LocalStack.Options options = LocalStack.Options.defaults();
+    String scenario = null;
+    boolean view = true;
+    boolean graceGiven = false;
     for (String arg : args) {
       if (arg.startsWith("--api-port=")) {
         options = options.withApiPort(port(arg));
+      } else if (arg.startsWith("--dns-port=")) {
+        options = options.withDnsPort(port(arg));
       } else if (arg.startsWith("--grace-period=")) {
-        options = options.withGracePeriod(Duration.parse(value(arg)));
+        options = options.withGracePeriod(duration(arg));
+        graceGiven = true;
+      } else if (arg.startsWith("--probe-interval=")) {
+        options = options.withProbeInterval(duration(arg));
+      } else if (arg.startsWith("--scenario=")) {
+        scenario = value(arg);
+        if (!Scenarios.NAMES.contains(scenario)) {
+          throw new IllegalArgumentException(
+              "unknown scenario '" + scenario + "'; known: " + String.join(", ", Scenarios.NAMES));
+        }
       } else if (arg.equals("--no-sample")) {
         options = options.withSample(false);
+      } else if (arg.equals("--no-view")) {
+        view = false;
       } else {
         throw new IllegalArgumentException(
-            "unknown option '" + arg + "'; known: --api-port=N --grace-period=PT5M --no-sample");
+            "unknown option '"
+                + arg
+                + "'; known: --scenario=NAME --api-port=N --dns-port=N --grace-period=PT5M"
+                + " --probe-interval=PT2S --no-sample --no-view");
       }
     }
-    return options;
+    if (scenario != null && !options.seedSample()) {
+      throw new IllegalArgumentException("--scenario needs the sample topology (drop --no-sample)");
+    }
+    if (scenario != null && !graceGiven) {
+      options = options.withGracePeriod(SCENARIO_GRACE);
+    }
+    return new Command(options, scenario, view);
   }
 
   private static String value(String arg) {
     return arg.substring(arg.indexOf('=') + 1);
   }
 
+  private static Duration duration(String arg) {
+    try {
+      Duration d = Duration.parse(value(arg));
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException("'" + arg + "' must be a positive duration");
+      }
+      return d;
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new IllegalArgumentException(
+          "'" + arg + "' is not an ISO-8601 duration such as PT20S or PT5M", e);
+    }
+  }
+
   private static int port(String arg) {
     try {
       int port = Integer.parseInt(value(arg));
-      if (port < 0 || port > 65535) {
+      if (port < 0 || port > 65534) {
         throw new NumberFormatException();
       }
       return port;
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("'" + arg + "' does not give a port 0..65535", e);
+      throw new IllegalArgumentException("'" + arg + "' does not give a port 0..65534", e);
     }
   }
 
-  private static void printBanner(PrintStream out, LocalStack stack, long startMillis) {
-    TopicSettings topics = TopicSettings.defaults();
-    out.println();
-    out.println("Cairn local stack is up (" + startMillis + " ms).");
-    out.println("  Kafka broker:   " + stack.bootstrapServers());
-    out.println("  Kubernetes API: " + stack.apiUrl());
-    stack
-        .services()
-        .forEach(
-            (name, ctx) ->
-                out.println(
-                    "  "
-                        + String.format("%-16s", name + ":")
-                        + "http://127.0.0.1:"
-                        + ctx.getEnvironment().getProperty("local.server.port")
-                        + "/actuator/health"));
-    out.println();
-    out.println("Try:");
-    out.println("  kcat -b " + stack.bootstrapServers() + " -L");
-    out.println(
-        "  kcat -C -b "
-            + stack.bootstrapServers()
-            + " -t "
-            + topics.name(Topics.DECISIONS)
-            + " -e -K'\\t'");
-    out.println("  kubectl --server " + stack.apiUrl() + " get dnsendpoints -A");
-    out.println("Press Ctrl-C to stop. DNSEndpoint changes are printed below with '**'.");
-    out.println();
+  /** The addresses a user needs, with commands to try. */
+  static String banner(LocalStack stack, long startMillis) {
+    StringBuilder b = new StringBuilder();
+    b.append('\n')
+        .append("Cairn local stack is up (")
+        .append(startMillis)
+        .append(" ms): ")
+        .append(stack.clusters().size())
+        .append(" clusters, Kafka broker ")
+        .append(stack.bootstrapServers())
+        .append('\n');
+    for (Cluster c : stack.clusters().values()) {
+      b.append(
+          String.format(
+              "  %-3s API %s  DNS 127.0.0.1:%d  topics %s*  actuator",
+              c.name(), c.apiUrl(), c.dnsAddress().getPort(), c.topics().prefix()));
+      c.services()
+          .keySet()
+          .forEach(
+              s ->
+                  b.append(' ')
+                      .append(s, 0, s.indexOf('-') < 0 ? s.length() : s.indexOf('-'))
+                      .append(':')
+                      .append(c.actuatorPort(s)));
+      b.append('\n');
+    }
+    Cluster first = stack.clusters().values().iterator().next();
+    b.append("Try:\n");
+    b.append("  dig @127.0.0.1 -p ")
+        .append(first.dnsAddress().getPort())
+        .append(" +norec ")
+        .append(SampleTopology.APP_HOST)
+        .append('\n');
+    b.append("  kcat -C -b ")
+        .append(stack.bootstrapServers())
+        .append(" -t ")
+        .append(first.topics().name(Topics.DECISIONS))
+        .append(" -e -K'\\t'\n");
+    b.append("  kubectl --server ").append(first.apiUrl()).append(" get dnsendpoints,gslbs -A\n");
+    b.append("Press Ctrl-C to stop.\n\n");
+    return b.toString();
   }
 }

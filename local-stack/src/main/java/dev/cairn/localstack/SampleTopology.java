@@ -1,7 +1,9 @@
 package dev.cairn.localstack;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
@@ -9,53 +11,205 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The sample topology of the embedded default: four nodes in two zones (one ingress node and one
- * worker per zone, IPv4 and IPv6 addresses) and two HTTPRoutes whose backends run in different
- * zones, so each route's DNSEndpoint points at the ingress node of its backend's zone.
+ * The sample topology of the embedded default, created in each cluster with that cluster's own
+ * nodes and addresses:
+ *
+ * <ul>
+ *   <li>four nodes in two zones (an ingress node and a worker per zone; the ingress nodes have an
+ *       IPv4 and an IPv6 ExternalIP);
+ *   <li>{@value #APP_HOST}: a failover Gslb, primary {@code eu}, whose resourceRef is the HTTPRoute
+ *       {@code app} (node-aware local targets: the ingress node of the zone its backend runs in);
+ *   <li>{@value #SHOP_HOST}: a roundRobin Gslb weighted {@code eu} 70, {@code us} 30, on the
+ *       HTTPRoute {@code shop};
+ *   <li>{@value #BLOG_HOST}: a plain direct-dns HTTPRoute, answered by each cluster for itself.
+ * </ul>
+ *
+ * <p>The routes behind the Gslbs switch their own DNSEndpoint off ({@code
+ * directdns.meisterlala.dev/enabled: "false"}): the Gslb publishes the name.
  */
 final class SampleTopology {
 
-  /** The sample route the README talks about and its expected A target. */
-  static final String APP_HOST = "app.example.com";
+  /** The failover Gslb's host. */
+  static final String APP_HOST = "app.cloud.example.com";
 
-  static final String APP_TARGET = "203.0.113.10";
-  static final String SHOP_HOST = "shop.example.com";
-  static final String SHOP_TARGET = "203.0.113.20";
+  /** The weighted roundRobin Gslb's host. */
+  static final String SHOP_HOST = "shop.cloud.example.com";
+
+  /** The plain direct-dns route's host. */
+  static final String BLOG_HOST = "blog.direct.example.com";
+
+  /** The zone of the Gslb hosts, delegated to each cluster's responder. */
+  static final String GSLB_ZONE = "cloud.example.com";
+
+  /** The zone of the plain routes. */
+  static final String DIRECT_ZONE = "direct.example.com";
+
+  /** The hosts the live view shows, in order. */
+  static final List<String> HOSTS = List.of(APP_HOST, SHOP_HOST, BLOG_HOST);
+
+  /** The namespace of every sample object. */
+  static final String NAMESPACE = "default";
+
+  /** The failover Gslb's split-brain threshold: short, so the scenario runs in seconds. */
+  static final int SPLIT_BRAIN_SECONDS = 12;
+
+  /** The Gslbs' record TTL. */
+  static final int GSLB_TTL_SECONDS = 5;
 
   private SampleTopology() {}
 
-  /** Creates the sample objects through the given client. */
-  static void seed(KubernetesClient client) {
-    for (Node node :
-        List.of(
-            node("ingress-a1", "a", true, "203.0.113.10", "10.0.0.10", "2001:db8:a::10"),
-            node("ingress-b1", "b", true, "203.0.113.20", "10.0.0.20", "2001:db8:b::20"),
-            node("worker-a1", "a", false, null, "10.0.1.1", null),
-            node("worker-b1", "b", false, null, "10.0.1.2", null))) {
-      client.nodes().resource(node).create();
+  /**
+   * One cluster's addresses: zone names and the ingress nodes' IPv4 and IPv6 ExternalIPs per zone
+   * (index 0 is zone a, 1 zone b).
+   */
+  record Site(String cluster, List<String> zones, List<String> ipv4, List<String> ipv6) {
+
+    /** The sites of the known cluster names; other names get addresses from their position. */
+    static Site of(String cluster, int index) {
+      return switch (cluster) {
+        case "eu" ->
+            new Site(
+                cluster,
+                List.of("eu-west-1a", "eu-west-1b"),
+                List.of("203.0.113.11", "203.0.113.12"),
+                List.of("2001:db8:e0::11", "2001:db8:e0::12"));
+        case "us" ->
+            new Site(
+                cluster,
+                List.of("us-east-1a", "us-east-1b"),
+                List.of("198.51.100.21", "198.51.100.22"),
+                List.of("2001:db8:a0::21", "2001:db8:a0::22"));
+        default ->
+            new Site(
+                cluster,
+                List.of(cluster + "-a", cluster + "-b"),
+                List.of("192.0.2." + (10 * index + 1), "192.0.2." + (10 * index + 2)),
+                List.of("2001:db8:" + index + "::1", "2001:db8:" + index + "::2"));
+      };
     }
-    client.services().resource(service("default", "web")).create();
-    client.services().resource(service("default", "shop")).create();
-    client
-        .discovery()
-        .v1()
-        .endpointSlices()
-        .resource(endpointSlice("default", "web", "web-a", "worker-a1", "10.244.1.5", true))
-        .create();
-    client
-        .discovery()
-        .v1()
-        .endpointSlices()
-        .resource(endpointSlice("default", "shop", "shop-b", "worker-b1", "10.244.2.7", true))
-        .create();
-    client.resources(HTTPRoute.class).resource(route("default", "app", APP_HOST, "web")).create();
-    HTTPRoute shop = route("default", "shop", SHOP_HOST, "shop");
-    shop.getMetadata().setAnnotations(Map.of("directdns.meisterlala.dev/ttl", "30"));
+
+    /** The ingress node of zone a (where {@code web} runs): the failover Gslb's local target. */
+    String appIpv4() {
+      return ipv4.get(0);
+    }
+
+    String appIpv6() {
+      return ipv6.get(0);
+    }
+
+    /** The ingress node of zone b (where {@code shop} and {@code blog} run). */
+    String shopIpv4() {
+      return ipv4.get(1);
+    }
+
+    String shopIpv6() {
+      return ipv6.get(1);
+    }
+
+    String ingressNode(int zone) {
+      return "ingress-" + (zone == 0 ? "a" : "b");
+    }
+
+    String workerNode(int zone) {
+      return "worker-" + (zone == 0 ? "a" : "b");
+    }
+  }
+
+  /** Creates one cluster's sample objects through the given client. */
+  static void seed(KubernetesClient client, Site site, List<String> allClusters) {
+    for (int zone = 0; zone < 2; zone++) {
+      String z = site.zones().get(zone);
+      client
+          .nodes()
+          .resource(
+              node(
+                  site.ingressNode(zone),
+                  z,
+                  true,
+                  site.ipv4().get(zone),
+                  "10.0." + zone + ".10",
+                  site.ipv6().get(zone)))
+          .create();
+      client
+          .nodes()
+          .resource(node(site.workerNode(zone), z, false, null, "10.0." + zone + ".20", null))
+          .create();
+    }
+    for (String svc : List.of("web", "shop", "blog")) {
+      client.services().resource(service(NAMESPACE, svc)).create();
+    }
+    createSlice(
+        client, endpointSlice(NAMESPACE, "web", "web-1", site.workerNode(0), "10.244.0.5", true));
+    createSlice(
+        client, endpointSlice(NAMESPACE, "shop", "shop-1", site.workerNode(1), "10.244.1.7", true));
+    createSlice(
+        client, endpointSlice(NAMESPACE, "blog", "blog-1", site.workerNode(1), "10.244.1.9", true));
+
+    HTTPRoute app = route(NAMESPACE, "app", APP_HOST, "web");
+    app.getMetadata().setAnnotations(Map.of("directdns.meisterlala.dev/enabled", "false"));
+    client.resources(HTTPRoute.class).resource(app).create();
+    HTTPRoute shop = route(NAMESPACE, "shop", SHOP_HOST, "shop");
+    shop.getMetadata().setAnnotations(Map.of("directdns.meisterlala.dev/enabled", "false"));
     client.resources(HTTPRoute.class).resource(shop).create();
+    HTTPRoute blog = route(NAMESPACE, "blog", BLOG_HOST, "blog");
+    blog.getMetadata().setAnnotations(Map.of("directdns.meisterlala.dev/ttl", "5"));
+    client.resources(HTTPRoute.class).resource(blog).create();
+
+    Map<String, Object> failover = new LinkedHashMap<>();
+    failover.put("type", "failover");
+    failover.put("primaryGeoTag", allClusters.get(0));
+    failover.put("dnsTtlSeconds", GSLB_TTL_SECONDS);
+    failover.put("splitBrainThresholdSeconds", SPLIT_BRAIN_SECONDS);
+    createGslb(client, gslb("app", "app", failover));
+    Map<String, Object> weighted = new LinkedHashMap<>();
+    weighted.put("type", "roundRobin");
+    Map<String, Object> weights = new LinkedHashMap<>();
+    for (int i = 0; i < allClusters.size(); i++) {
+      weights.put(allClusters.get(i), i == 0 ? 70 : 30);
+    }
+    weighted.put("weight", weights);
+    weighted.put("dnsTtlSeconds", GSLB_TTL_SECONDS);
+    weighted.put("splitBrainThresholdSeconds", SPLIT_BRAIN_SECONDS);
+    createGslb(client, gslb("shop", "shop", weighted));
+  }
+
+  private static void createSlice(KubernetesClient client, EndpointSlice slice) {
+    client.discovery().v1().endpointSlices().resource(slice).create();
+  }
+
+  private static void createGslb(KubernetesClient client, GenericKubernetesResource gslb) {
+    client.genericKubernetesResources(GSLB_CONTEXT).resource(gslb).create();
+  }
+
+  /** The k8gb Gslb kind, for the generic client. */
+  static final ResourceDefinitionContext GSLB_CONTEXT =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("k8gb.io")
+          .withVersion("v1beta1")
+          .withKind("Gslb")
+          .withPlural("gslbs")
+          .withNamespaced(true)
+          .build();
+
+  /** A Gslb on an HTTPRoute of the same namespace. */
+  static GenericKubernetesResource gslb(String name, String route, Map<String, Object> strategy) {
+    GenericKubernetesResource gslb = new GenericKubernetesResource();
+    gslb.setApiVersion("k8gb.io/v1beta1");
+    gslb.setKind("Gslb");
+    gslb.setMetadata(new ObjectMetaBuilder().withNamespace(NAMESPACE).withName(name).build());
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put(
+        "resourceRef",
+        Map.of("apiVersion", "gateway.networking.k8s.io/v1", "kind", "HTTPRoute", "name", route));
+    spec.put("strategy", strategy);
+    gslb.setAdditionalProperty("spec", spec);
+    return gslb;
   }
 
   /** A node with the zone label, optionally the ingress role, and its addresses. */

@@ -2,7 +2,6 @@ package dev.cairn.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.commonmodel.TopicSettings;
 import dev.cairn.commonmodel.TopicSpec;
 import dev.cairn.commonmodel.Topics;
 import dev.cairn.commonmodel.codec.CairnDeserializer;
@@ -23,8 +22,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The whole pipeline with real parts: the embedded KRaft broker, the fabric8 mock API server in
- * CRUD mode, and the watcher, engine, writer and prober application contexts. Asserts on the
- * DNSEndpoint objects at the API, never on internal state.
+ * CRUD mode, and one cluster's watcher, engine, writer, prober and responder application contexts.
+ * Asserts on the DNSEndpoint objects at the API, never on internal state.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class EndToEndIT {
@@ -34,7 +33,7 @@ class EndToEndIT {
   @BeforeAll
   static void start() {
     stack = LocalStack.start(PipelineScenario.options());
-    PipelineScenario.createTopology(stack.client());
+    PipelineScenario.createTopology(stack.cluster(PipelineScenario.CLUSTER).client());
   }
 
   @AfterAll
@@ -47,8 +46,9 @@ class EndToEndIT {
   @Test
   @Order(1)
   void writesTheDnsEndpointWithTheIngressNodeExternalIp() {
-    PipelineScenario.awaitRecordWithTarget(stack.client());
-    assertThat(PipelineScenario.owners(stack.client())).containsExactly("cairn");
+    PipelineScenario.awaitRecordWithTarget(stack.cluster(PipelineScenario.CLUSTER).client());
+    assertThat(PipelineScenario.owners(stack.cluster(PipelineScenario.CLUSTER).client()))
+        .containsExactly("cairn");
   }
 
   @Test
@@ -56,7 +56,7 @@ class EndToEndIT {
   void malformedEventsOnEveryTopicAreSkippedAndThePipelineGoesOn() {
     try (KafkaProducer<String, byte[]> producer = rawProducer()) {
       for (TopicSpec<?> topic : Topics.ALL) {
-        String name = TopicSettings.defaults().name(topic);
+        String name = stack.cluster(PipelineScenario.CLUSTER).topics().name(topic);
         producer.send(
             new ProducerRecord<>(
                 name, "garbage/default/x", "{not json".getBytes(StandardCharsets.UTF_8)));
@@ -67,15 +67,15 @@ class EndToEndIT {
       producer.flush();
     }
     // The pipeline still follows readiness after the garbage: removed after the grace period...
-    PipelineScenario.setReady(stack.client(), false);
-    PipelineScenario.awaitRecordDeleted(stack.client());
+    PipelineScenario.setReady(stack.cluster(PipelineScenario.CLUSTER).client(), false);
+    PipelineScenario.awaitRecordDeleted(stack.cluster(PipelineScenario.CLUSTER).client());
   }
 
   @Test
   @Order(3)
   void readyAgainRestoresTheRecord() {
-    PipelineScenario.setReady(stack.client(), true);
-    PipelineScenario.awaitRecordWithTarget(stack.client());
+    PipelineScenario.setReady(stack.cluster(PipelineScenario.CLUSTER).client(), true);
+    PipelineScenario.awaitRecordWithTarget(stack.cluster(PipelineScenario.CLUSTER).client());
   }
 
   @Test
@@ -83,7 +83,7 @@ class EndToEndIT {
   void everyTopicIsReadableJsonWithKcat() {
     Kcat kcat = Kcat.findOrSkip();
     for (TopicSpec<?> topic : Topics.ALL) {
-      String name = TopicSettings.defaults().name(topic);
+      String name = stack.cluster(PipelineScenario.CLUSTER).topics().name(topic);
       for (Kcat.Line line : kcat.consume(stack.bootstrapServers(), name)) {
         assertThat(line.key()).as("key on %s", name).isNotBlank();
         if (line.value().isEmpty()
@@ -97,7 +97,7 @@ class EndToEndIT {
         assertThat(value).as("value on %s", name).isInstanceOf(topic.valueType());
       }
     }
-    String decisions = TopicSettings.defaults().name(Topics.DECISIONS);
+    String decisions = stack.cluster(PipelineScenario.CLUSTER).topics().name(Topics.DECISIONS);
     assertThat(kcat.consume(stack.bootstrapServers(), decisions))
         .anySatisfy(line -> assertThat(line.value()).contains(PipelineScenario.EXTERNAL_IP));
     assertThat(kcat.headers(stack.bootstrapServers(), decisions))
@@ -121,7 +121,15 @@ class EndToEndIT {
   @Order(5)
   void kubectlListsTheDnsEndpointAtTheMockApi() {
     InteropTool kubectl = InteropTool.findOrSkip("kubectl", "kubernetes-client");
-    assertThat(kubectl.run("--server", stack.apiUrl(), "get", "dnsendpoints", "-A", "-o", "name"))
+    assertThat(
+            kubectl.run(
+                "--server",
+                stack.cluster(PipelineScenario.CLUSTER).apiUrl(),
+                "get",
+                "dnsendpoints",
+                "-A",
+                "-o",
+                "name"))
         .contains("dnsendpoint.externaldns.k8s.io/" + PipelineScenario.RECORD_NAME);
   }
 }

@@ -19,12 +19,12 @@ class EndToEndTestcontainersIT {
     try (LocalStack stack =
         LocalStack.start(
             PipelineScenario.options().withBootstrapServers(KAFKA.getBootstrapServers()))) {
-      PipelineScenario.createTopology(stack.client());
-      PipelineScenario.awaitRecordWithTarget(stack.client());
-      PipelineScenario.setReady(stack.client(), false);
-      PipelineScenario.awaitRecordDeleted(stack.client());
-      PipelineScenario.setReady(stack.client(), true);
-      PipelineScenario.awaitRecordWithTarget(stack.client());
+      PipelineScenario.createTopology(stack.cluster(PipelineScenario.CLUSTER).client());
+      PipelineScenario.awaitRecordWithTarget(stack.cluster(PipelineScenario.CLUSTER).client());
+      PipelineScenario.setReady(stack.cluster(PipelineScenario.CLUSTER).client(), false);
+      PipelineScenario.awaitRecordDeleted(stack.cluster(PipelineScenario.CLUSTER).client());
+      PipelineScenario.setReady(stack.cluster(PipelineScenario.CLUSTER).client(), true);
+      PipelineScenario.awaitRecordWithTarget(stack.cluster(PipelineScenario.CLUSTER).client());
     }
   }
 }

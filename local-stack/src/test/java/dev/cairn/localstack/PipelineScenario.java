@@ -28,9 +28,18 @@ final class PipelineScenario {
 
   private PipelineScenario() {}
 
-  /** Options for the scenario: no sample data, a short grace period so removal is observable. */
+  /** The one cluster of the scenario. */
+  static final String CLUSTER = "eu";
+
+  /**
+   * Options for the scenario: one cluster, no sample data, a short grace period so removal is
+   * observable.
+   */
   static LocalStack.Options options() {
-    return LocalStack.Options.defaults().withSample(false).withGracePeriod(Duration.ofSeconds(2));
+    return LocalStack.Options.defaults()
+        .withClusters(java.util.List.of(CLUSTER))
+        .withSample(false)
+        .withGracePeriod(Duration.ofSeconds(2));
   }
 
   /** Creates the topology of the scenario. */

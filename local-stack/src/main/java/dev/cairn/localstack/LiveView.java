@@ -1,0 +1,207 @@
+package dev.cairn.localstack;
+
+import dev.cairn.commonmodel.Topics;
+import dev.cairn.commonmodel.decision.DnsRecord;
+import dev.cairn.commonmodel.decision.TargetDecision;
+import dev.cairn.commonmodel.kafka.StateTopicReader;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The live view of the local stack: a compact table, refreshed every second, of each sample host as
+ * each cluster's dns-responder answers it over real DNS, with the reason of the cluster's last
+ * decision for the host (read from the cluster's decisions topic), followed by the latest events.
+ * On a terminal it redraws in place; otherwise (a pipe, a log file) it prints the table only when
+ * it changes.
+ */
+final class LiveView implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(LiveView.class);
+  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
+  private static final int QUERIES_PER_CELL = 8;
+  private static final int EVENTS = 10;
+  private static final int WIDTH = 118;
+
+  private final LocalStack stack;
+  private final PrintStream out;
+  private final boolean ansi;
+  private final List<String> hosts;
+  private final String header;
+  private final Map<String, StateTopicReader<TargetDecision>> decisions = new LinkedHashMap<>();
+  private final Deque<String> events = new ArrayDeque<>();
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "local-stack-live-view");
+            t.setDaemon(true);
+            return t;
+          });
+  private String lastTable = "";
+
+  LiveView(LocalStack stack, PrintStream out, boolean ansi, List<String> hosts, String header) {
+    this.stack = stack;
+    this.out = out;
+    this.ansi = ansi;
+    this.hosts = List.copyOf(hosts);
+    this.header = header;
+  }
+
+  /** Starts reading the decisions and refreshing the table. */
+  LiveView start(Duration refresh) {
+    for (Cluster c : stack.clusters().values()) {
+      decisions.put(
+          c.name(),
+          new StateTopicReader<>(
+                  stack.bootstrapServers(),
+                  Map.of(),
+                  c.topics().name(Topics.DECISIONS),
+                  TargetDecision.class,
+                  null)
+              .start());
+    }
+    timer.scheduleWithFixedDelay(this::refresh, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  /** Adds a line to the events shown under the table (and prints it at once without a terminal). */
+  void event(String line) {
+    String stamped = LocalTime.now().format(TIME) + " " + line;
+    synchronized (events) {
+      events.addLast(stamped);
+      while (events.size() > EVENTS) {
+        events.removeFirst();
+      }
+    }
+    if (!ansi) {
+      out.println(stamped);
+    }
+  }
+
+  private void refresh() {
+    try {
+      String table = render(rows());
+      if (ansi) {
+        StringBuilder screen = new StringBuilder("\033[H\033[2J").append(header).append('\n');
+        screen.append(table);
+        screen.append("\nLatest events:\n");
+        synchronized (events) {
+          events.forEach(e -> screen.append("  ").append(clip(e, WIDTH - 2)).append('\n'));
+        }
+        out.print(screen);
+        out.flush();
+      } else if (!table.equals(lastTable)) {
+        out.println(LocalTime.now().format(TIME) + " live view:");
+        out.print(table);
+        out.flush();
+      }
+      lastTable = table;
+    } catch (RuntimeException e) {
+      log.atWarn().setCause(e).log("live view refresh failed; trying again");
+    }
+  }
+
+  /** One host as every cluster answers it. */
+  record Row(String host, Map<String, Cell> cells) {}
+
+  /**
+   * One cluster's answer for one host: the A answers aggregated over several queries (weighted
+   * answers vary per query), the AAAA answer, and the reason of the cluster's decision.
+   */
+  record Cell(String a, String aaaa, String reason) {}
+
+  /** Queries every responder for every host, now. */
+  List<Row> rows() {
+    List<Row> rows = new ArrayList<>();
+    for (String host : hosts) {
+      Map<String, Cell> cells = new LinkedHashMap<>();
+      for (Cluster c : stack.clusters().values()) {
+        cells.put(
+            c.name(),
+            new Cell(
+                aggregate(c, host),
+                DnsLookup.query(c.dnsAddress(), host, true).describe(),
+                reason(c.name(), host)));
+      }
+      rows.add(new Row(host, cells));
+    }
+    return rows;
+  }
+
+  /** The A answers of several queries: one answer if they agree, else each address with a count. */
+  private static String aggregate(Cluster c, String host) {
+    Map<String, Integer> seen = new TreeMap<>();
+    for (int i = 0; i < QUERIES_PER_CELL; i++) {
+      seen.merge(DnsLookup.query(c.dnsAddress(), host, false).describe(), 1, Integer::sum);
+    }
+    if (seen.size() == 1) {
+      return seen.keySet().iterator().next();
+    }
+    List<String> parts = new ArrayList<>();
+    seen.forEach((answer, n) -> parts.add(answer + " x" + n));
+    return String.join(" ", parts);
+  }
+
+  private String reason(String cluster, String host) {
+    StateTopicReader<TargetDecision> reader = decisions.get(cluster);
+    if (reader == null) {
+      return "";
+    }
+    for (TargetDecision d : reader.snapshot().values()) {
+      String prefix = host + ": ";
+      for (String line : d.explanation().fallbacks()) {
+        if (line.startsWith(prefix)) {
+          return line.substring(prefix.length());
+        }
+      }
+      for (DnsRecord r : d.records()) {
+        if (r.dnsName().equalsIgnoreCase(host)) {
+          return d.explanation().summary();
+        }
+      }
+    }
+    return "no decision yet";
+  }
+
+  /** The table as text: per host, a line per cluster with its answers and decision reason. */
+  static String render(List<Row> rows) {
+    StringBuilder b = new StringBuilder();
+    b.append(String.format("%-26s %-4s %-34s %s%n", "HOST", "DNS", "A", "AAAA"));
+    for (Row row : rows) {
+      boolean first = true;
+      for (Map.Entry<String, Cell> e : row.cells().entrySet()) {
+        Cell cell = e.getValue();
+        b.append(
+            String.format(
+                "%-26s %-4s %-34s %s%n",
+                first ? row.host() : "", e.getKey(), cell.a(), cell.aaaa()));
+        b.append(String.format("%-31s %s%n", "", clip("why: " + cell.reason(), WIDTH - 32)));
+        first = false;
+      }
+    }
+    return b.toString();
+  }
+
+  private static String clip(String s, int max) {
+    return s.length() <= max ? s : s.substring(0, max - 1) + "…";
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+    decisions.values().forEach(StateTopicReader::close);
+  }
+}

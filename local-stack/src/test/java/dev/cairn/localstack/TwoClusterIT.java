@@ -1,0 +1,213 @@
+package dev.cairn.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The system tests of the two-cluster local stack: {@code eu} and {@code us}, each with its own
+ * mock API, five services and dns-responder, one broker. Every assertion is on DNS answers from the
+ * responders (dnsjava over UDP), as a client sees them, never on internal state.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TwoClusterIT {
+
+  private static final Duration GRACE = Duration.ofSeconds(10);
+  private static LocalStack stack;
+  private static final List<String> timeline = new CopyOnWriteArrayList<>();
+
+  @BeforeAll
+  static void start() {
+    stack = LocalStack.start(LocalStack.Options.defaults().withGracePeriod(GRACE));
+  }
+
+  @AfterAll
+  static void stop() {
+    timeline.forEach(System.out::println);
+    if (stack != null) {
+      stack.close();
+    }
+  }
+
+  private static Cluster eu() {
+    return stack.cluster("eu");
+  }
+
+  private static Cluster us() {
+    return stack.cluster("us");
+  }
+
+  private static String a(Cluster c, String host) {
+    return DnsLookup.query(c.dnsAddress(), host, false).describe();
+  }
+
+  @Test
+  @Order(1)
+  void bothClustersAnswerTheSampleHostsOverDns() {
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .untilAsserted(
+            () -> {
+              for (Cluster c : List.of(eu(), us())) {
+                // failover, primary eu: both clusters answer eu's node-aware target (zone a).
+                assertThat(a(c, SampleTopology.APP_HOST)).isEqualTo(eu().site().appIpv4());
+                assertThat(
+                        DnsLookup.query(c.dnsAddress(), SampleTopology.APP_HOST, true).describe())
+                    .isEqualTo(eu().site().appIpv6());
+                // the plain route: each cluster answers its own ingress node of zone b.
+                assertThat(a(c, SampleTopology.BLOG_HOST)).isEqualTo(c.site().shopIpv4());
+              }
+            });
+    DnsLookup.Answer app = DnsLookup.query(eu().dnsAddress(), SampleTopology.APP_HOST, false);
+    assertThat(app.authoritative()).as("AA bit").isTrue();
+    assertThat(a(eu(), "nothing-here." + SampleTopology.GSLB_ZONE)).isEqualTo("NXDOMAIN");
+  }
+
+  @Test
+  @Order(2)
+  void theWeightedGslbAnswersBothClustersInProportion() {
+    Set<String> targets = Set.of(eu().site().shopIpv4(), us().site().shopIpv4());
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              Map<String, Integer> seen = new TreeMap<>();
+              for (int i = 0; i < 200; i++) {
+                seen.merge(a(eu(), SampleTopology.SHOP_HOST), 1, Integer::sum);
+              }
+              assertThat(seen.keySet()).isEqualTo(targets);
+              // weights eu 70, us 30: eu is chosen clearly more often (a loose bound, not a
+              // statistics test; the responder's own tests measure the distribution).
+              assertThat(seen.get(eu().site().shopIpv4()))
+                  .isGreaterThan(seen.get(us().site().shopIpv4()));
+            });
+  }
+
+  @Test
+  @Order(3)
+  void failoverScenario() {
+    Scenarios.Result result = scenarios().failover();
+    assertThat(result.failure()).isNull();
+    assertThat(result.timeline())
+        .anyMatch(l -> l.contains("us " + SampleTopology.APP_HOST + ": fails over to us"))
+        .anyMatch(l -> l.contains("eu " + SampleTopology.APP_HOST + ": fails over to us"));
+  }
+
+  @Test
+  @Order(4)
+  void splitBrainScenario() {
+    Scenarios.Result result = scenarios().splitBrain();
+    assertThat(result.failure()).isNull();
+    assertThat(result.timeline())
+        .anyMatch(l -> l.contains("keeps trusting eu's last answer"))
+        .anyMatch(l -> l.contains("fails over after the threshold"));
+  }
+
+  @Test
+  @Order(5)
+  void graceScenario() {
+    Scenarios.Result result = scenarios().grace();
+    assertThat(result.failure()).isNull();
+    assertThat(result.timeline())
+        .anyMatch(l -> l.contains("keeps the record inside the grace period"))
+        .anyMatch(l -> l.contains("deletes the record after the grace period"));
+  }
+
+  @Test
+  @Order(6)
+  void restartingEachServiceInTurnLosesNothingAndNoAnswerFlaps() throws Exception {
+    Map<String, String> expected =
+        Map.of(
+            "eu " + SampleTopology.APP_HOST, eu().site().appIpv4(),
+            "us " + SampleTopology.APP_HOST, eu().site().appIpv4(),
+            "eu " + SampleTopology.BLOG_HOST, eu().site().shopIpv4(),
+            "us " + SampleTopology.BLOG_HOST, us().site().shopIpv4());
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                expected.forEach(
+                    (key, answer) ->
+                        assertThat(a(stack.cluster(key.split(" ")[0]), key.split(" ")[1]))
+                            .isEqualTo(answer)));
+    Set<String> responderDown = ConcurrentHashMap.newKeySet();
+    List<String> wrong = new CopyOnWriteArrayList<>();
+    Map<String, Integer> counts = new ConcurrentHashMap<>();
+    AtomicBoolean sampling = new AtomicBoolean(true);
+    Thread sampler =
+        new Thread(
+            () -> {
+              while (sampling.get()) {
+                for (Map.Entry<String, String> e : expected.entrySet()) {
+                  String cluster = e.getKey().split(" ")[0];
+                  String host = e.getKey().split(" ")[1];
+                  boolean downBefore = responderDown.contains(cluster);
+                  String answer = a(stack.cluster(cluster), host);
+                  boolean down = downBefore || responderDown.contains(cluster);
+                  counts.merge(answer.equals(e.getValue()) ? "ok" : answer, 1, Integer::sum);
+                  // While a responder restarts, its clients get no answer (or SERVFAIL until it
+                  // has synced): an outage of that server, never a wrong answer.
+                  boolean outage =
+                      answer.equals("TIMEOUT")
+                          || answer.equals("ERROR")
+                          || answer.equals("SERVFAIL");
+                  if (!answer.equals(e.getValue()) && !(down && outage)) {
+                    wrong.add(e.getKey() + " answered " + answer + " instead of " + e.getValue());
+                  }
+                }
+              }
+            },
+            "restart-sampler");
+    sampler.start();
+    List<String> restarted = new ArrayList<>();
+    try {
+      for (Cluster c : List.of(eu(), us())) {
+        for (String service : Cluster.SERVICES) {
+          if (service.equals("dns-responder")) {
+            responderDown.add(c.name());
+          }
+          long t0 = System.nanoTime();
+          c.restart(service);
+          if (service.equals("dns-responder")) {
+            await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> !a(c, SampleTopology.APP_HOST).equals("SERVFAIL"));
+            responderDown.remove(c.name());
+          }
+          restarted.add(
+              c.name() + "/" + service + " " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+        }
+      }
+    } finally {
+      sampling.set(false);
+      sampler.join(10_000);
+    }
+    timeline.add("restarted: " + restarted);
+    timeline.add("answers while restarting: " + counts);
+    assertThat(wrong).as("answers that changed while services restarted").isEmpty();
+    assertThat(counts.getOrDefault("ok", 0)).isPositive();
+
+    // Nothing was lost: after every restart, the clusters still follow health in both directions.
+    Scenarios.Result after = scenarios().failover();
+    assertThat(after.failure()).isNull();
+  }
+
+  private static Scenarios scenarios() {
+    return new Scenarios(stack, GRACE, timeline::add);
+  }
+}
