@@ -203,6 +203,8 @@ public final class LocalStack implements AutoCloseable {
   private final String bootstrapServers;
   private final Path stateDir;
   private final Map<String, Cluster> clusters = new LinkedHashMap<>();
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private final List<SharedIndexInformer<GenericKubernetesResource>> printers = new ArrayList<>();
 
   private LocalStack(EmbeddedKafkaKraftBroker broker, String bootstrapServers, Path dir) {
@@ -427,6 +429,9 @@ public final class LocalStack implements AutoCloseable {
 
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     for (SharedIndexInformer<GenericKubernetesResource> printer : printers) {
       printer.close();
     }

@@ -2,11 +2,13 @@ package dev.cairn.localstack;
 
 import dev.cairn.commonmodel.Topics;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -50,6 +52,14 @@ public final class LocalStackApplication {
             && command.scenario() == null
             && System.console() != null
             && !"dumb".equals(System.getenv("TERM"));
+    String logFile = null;
+    if (ansi) {
+      // The live view redraws the terminal: the services log to a file meanwhile.
+      logFile = Path.of(System.getProperty("java.io.tmpdir"), "cairn-local-stack.log").toString();
+      System.setProperty("cairn.log.file", logFile);
+      System.setProperty("cairn.log.appender", "FILE");
+      out.println("Starting the Cairn local stack (logs: " + logFile + ") ...");
+    }
     LiveView[] view = new LiveView[1];
     Consumer<String> events =
         line -> {
@@ -63,18 +73,18 @@ public final class LocalStackApplication {
     LocalStack stack = LocalStack.start(command.options().withDnsEndpointListener(events));
     long startMillis = (System.nanoTime() - started) / 1_000_000;
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  if (view[0] != null) {
-                    view[0].close();
-                  }
-                  stack.close();
-                  stopped.countDown();
-                },
-                "local-stack-shutdown"));
-    String banner = banner(stack, startMillis);
+    Runnable shutdown =
+        () -> {
+          if (view[0] != null) {
+            view[0].close();
+          }
+          stack.close();
+          stopped.countDown();
+        };
+    stopOnSignals(shutdown, stopped);
+    Runtime.getRuntime().addShutdownHook(new Thread(shutdown, "local-stack-shutdown"));
+    String banner =
+        banner(stack, startMillis) + (logFile == null ? "" : "Logs: " + logFile + "\n\n");
     out.print(banner);
     if (command.scenario() != null) {
       Scenarios scenarios =
@@ -91,6 +101,7 @@ public final class LocalStackApplication {
                       + r.scenario()
                       + ": "
                       + (r.passed() ? "passed" : "FAILED: " + r.failure())));
+      shutdown.run();
       System.exit(results.stream().allMatch(Scenarios.Result::passed) ? 0 : 1);
       return;
     }
@@ -100,6 +111,48 @@ public final class LocalStackApplication {
     }
     stopped.await();
   }
+
+  /**
+   * Stops the stack in order on Ctrl-C (SIGINT) and SIGTERM, before the JVM's shutdown hooks run:
+   * the embedded broker's test kit deletes its log directory in a shutdown hook of its own, which
+   * would otherwise race the services still committing to it. A stop that takes longer than {@link
+   * #STOP_TIMEOUT} halts the JVM.
+   */
+  @SuppressWarnings("restriction")
+  private static void stopOnSignals(Runnable shutdown, CountDownLatch stopped) {
+    sun.misc.SignalHandler handler =
+        signal -> {
+          Thread watchdog =
+              new Thread(
+                  () -> {
+                    try {
+                      if (!stopped.await(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                        System.err.println(
+                            "local-stack: stopping took longer than " + STOP_TIMEOUT + "; halting");
+                        Runtime.getRuntime().halt(1);
+                      }
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                  },
+                  "local-stack-stop-watchdog");
+          watchdog.setDaemon(true);
+          watchdog.start();
+          System.out.println("\nStopping the local stack...");
+          shutdown.run();
+          System.exit(0);
+        };
+    for (String name : List.of("INT", "TERM")) {
+      try {
+        sun.misc.Signal.handle(new sun.misc.Signal(name), handler);
+      } catch (IllegalArgumentException e) {
+        // The signal is not available on this platform: the shutdown hook still stops the stack.
+      }
+    }
+  }
+
+  /** How long an orderly stop may take before the JVM is halted. */
+  static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
   static Command parse(String[] args) {
     LocalStack.Options options = LocalStack.Options.defaults();
