@@ -92,6 +92,20 @@ final class StateProducer<V> implements AutoCloseable {
     }
   }
 
+  /** Sends with a {@code cairn-event-time} header, as the engine forwards it. */
+  void send(V value, java.time.Instant eventTime) {
+    ProducerRecord<String, V> record = new ProducerRecord<>(topic, keyOf.apply(value), value);
+    dev.cairn.commonmodel.codec.EventTime.stamp(record.headers(), eventTime);
+    try {
+      producer.send(record).get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("sending " + record.key(), e);
+    }
+  }
+
   /** Sends without waiting; {@link #flush()} waits for everything sent. */
   void sendAsync(V value) {
     producer.send(new ProducerRecord<>(topic, keyOf.apply(value), value));

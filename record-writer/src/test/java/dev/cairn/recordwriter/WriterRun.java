@@ -66,6 +66,13 @@ final class WriterRun implements AutoCloseable {
     return count == 0 ? 0 : total / count;
   }
 
+  /** The samples of a timer over all its tags. */
+  long timerCount(String name) {
+    return context.getBean(MeterRegistry.class).find(name).timers().stream()
+        .mapToLong(Timer::count)
+        .sum();
+  }
+
   /** The largest recent sample of a timer over all its tags, in milliseconds. */
   double timerMaxMillis(String name) {
     return context.getBean(MeterRegistry.class).find(name).timers().stream()

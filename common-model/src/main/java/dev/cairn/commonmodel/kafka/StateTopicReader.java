@@ -1,6 +1,7 @@
 package dev.cairn.commonmodel.kafka;
 
 import dev.cairn.commonmodel.codec.CairnDeserializer;
+import dev.cairn.commonmodel.codec.EventTime;
 import dev.cairn.commonmodel.codec.MalformedRecordException;
 import dev.cairn.commonmodel.codec.SchemaVersionException;
 import java.nio.charset.StandardCharsets;
@@ -49,6 +50,15 @@ public final class StateTopicReader<V> implements AutoCloseable {
      * A key was added, changed ({@code oldValue != null}) or deleted ({@code newValue == null}).
      */
     void onChange(String key, V oldValue, V newValue);
+
+    /**
+     * As {@link #onChange(String, Object, Object)}, with the record's {@link
+     * dev.cairn.commonmodel.codec.EventTime} header ({@code null} when absent). The default ignores
+     * it.
+     */
+    default void onChange(String key, V oldValue, V newValue, java.time.Instant eventTime) {
+      onChange(key, oldValue, newValue);
+    }
 
     /** The initial read reached the end offsets seen at start; called once. */
     default void onCaughtUp() {}
@@ -254,7 +264,7 @@ public final class StateTopicReader<V> implements AutoCloseable {
     applied.incrementAndGet();
     if (!Objects.equals(old, value)) {
       try {
-        listener.onChange(key, old, value);
+        listener.onChange(key, old, value, EventTime.read(r.headers()).orElse(null));
       } catch (RuntimeException e) {
         log.atError()
             .addKeyValue("topic", r.topic())

@@ -173,6 +173,42 @@ class StateTopicReaderIT {
   }
 
   @Test
+  void passesTheEventTimeHeaderToTheListenerAndNullWithoutIt() throws Exception {
+    String topic = createRoutesTopic(1);
+    java.util.Map<String, java.util.Optional<java.time.Instant>> times =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    StateTopicReader.Listener<RouteState> listener =
+        new StateTopicReader.Listener<>() {
+          @Override
+          public void onChange(String key, RouteState oldValue, RouteState newValue) {
+            throw new AssertionError("the four-argument callback must be called");
+          }
+
+          @Override
+          public void onChange(
+              String key, RouteState oldValue, RouteState newValue, java.time.Instant eventTime) {
+            times.put(newValue.ref().name(), java.util.Optional.ofNullable(eventTime));
+          }
+        };
+    RouteState stamped = route("shop", "stamped", "a.example.com");
+    RouteState plain = route("shop", "plain", "b.example.com");
+    ProducerRecord<String, RouteState> withHeader =
+        new ProducerRecord<>(topic, stamped.ref().key(), stamped);
+    dev.cairn.commonmodel.codec.EventTime.stamp(
+        withHeader.headers(), java.time.Instant.ofEpochMilli(1_795_964_645_123L));
+    producer.send(withHeader).get();
+    send(topic, plain);
+    try (StateTopicReader<RouteState> reader =
+        new StateTopicReader<>(
+                broker.getBrokersAsString(), Map.of(), topic, RouteState.class, listener)
+            .start()) {
+      await().atMost(WAIT).until(() -> times.size() == 2);
+    }
+    assertThat(times.get("stamped")).contains(java.time.Instant.ofEpochMilli(1_795_964_645_123L));
+    assertThat(times.get("plain")).isEmpty();
+  }
+
+  @Test
   void skipsMalformedRecordsWithoutStoppingAndLogsWhereTheyAre() throws Exception {
     String topic = createRoutesTopic(1);
     RouteState before = route("shop", "storefront", "shop.example.com");

@@ -37,7 +37,6 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.BiConsumer;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
@@ -307,7 +306,7 @@ public class WriterConfiguration {
             properties,
             "cairn-record-writer-status-" + election.identity(),
             Topics.GSLB_STATUS,
-            reconciler::onStatus,
+            (key, status, eventTime) -> reconciler.onStatus(key, status),
             reconciler::onStatusesCaughtUp);
     metrics.gauge(
         "cairn.writer.gslb.status.caught.up",
@@ -327,7 +326,7 @@ public class WriterConfiguration {
       WriterProperties properties,
       String clientId,
       TopicSpec<V> topic,
-      BiConsumer<String, V> onChange,
+      StateFeed.Changes<V> onChange,
       Runnable onCaughtUp) {
     Map<String, Object> config = new HashMap<>(kafka.buildConsumerProperties());
     config.remove(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);

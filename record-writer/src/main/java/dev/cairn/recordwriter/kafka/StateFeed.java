@@ -3,8 +3,8 @@ package dev.cairn.recordwriter.kafka;
 import dev.cairn.commonmodel.TopicSettings;
 import dev.cairn.commonmodel.TopicSpec;
 import dev.cairn.commonmodel.kafka.StateTopicReader;
+import java.time.Instant;
 import java.util.Map;
-import java.util.function.BiConsumer;
 
 /**
  * Follows one compacted state topic of the contract ({@code Topics.DECISIONS}, {@code
@@ -15,7 +15,24 @@ import java.util.function.BiConsumer;
  */
 public final class StateFeed<V> implements StateTopicReader.Listener<V> {
 
-  private final BiConsumer<String, V> onChange;
+  /**
+   * Told every change.
+   *
+   * @param <V> the value type
+   */
+  @FunctionalInterface
+  public interface Changes<V> {
+    /**
+     * A key changed.
+     *
+     * @param key the topic key
+     * @param value the new value, {@code null} for a tombstone
+     * @param eventTime the record's {@code cairn-event-time} header, {@code null} when absent
+     */
+    void changed(String key, V value, Instant eventTime);
+  }
+
+  private final Changes<V> onChange;
   private final Runnable onCaughtUp;
   private final StateTopicReader<V> reader;
 
@@ -26,8 +43,8 @@ public final class StateFeed<V> implements StateTopicReader.Listener<V> {
    * @param consumerConfig further consumer settings (security and the like)
    * @param topics the topic naming (prefix) in use
    * @param topic the topic followed; its value type is the feed's
-   * @param onChange told every change on the reader's thread: the key and the new value, {@code
-   *     null} for a tombstone
+   * @param onChange told every change on the reader's thread: the key, the new value ({@code null}
+   *     for a tombstone) and the record's event time if it has one
    * @param onCaughtUp told once when the initial read reaches the end
    */
   public StateFeed(
@@ -35,7 +52,7 @@ public final class StateFeed<V> implements StateTopicReader.Listener<V> {
       Map<String, Object> consumerConfig,
       TopicSettings topics,
       TopicSpec<V> topic,
-      BiConsumer<String, V> onChange,
+      Changes<V> onChange,
       Runnable onCaughtUp) {
     this.onChange = onChange;
     this.onCaughtUp = onCaughtUp;
@@ -46,7 +63,12 @@ public final class StateFeed<V> implements StateTopicReader.Listener<V> {
 
   @Override
   public void onChange(String key, V oldValue, V newValue) {
-    onChange.accept(key, newValue);
+    onChange.changed(key, newValue, null);
+  }
+
+  @Override
+  public void onChange(String key, V oldValue, V newValue, Instant eventTime) {
+    onChange.changed(key, newValue, eventTime);
   }
 
   @Override

@@ -22,6 +22,24 @@ public final class WriterMetrics {
   }
 
   /**
+   * The time from the Kubernetes event behind a decision (its {@code cairn-event-time} header) to
+   * the successful write of the DNSEndpoint it changed: the whole pipeline, as a user sees it.
+   *
+   * @param operation {@code create}, {@code update} or {@code delete}
+   * @param latency from the event to the end of the write
+   */
+  public void eventToWrite(String operation, Duration latency) {
+    Timer.builder("cairn.writer.event-to-write")
+        .description(
+            "From the Kubernetes event behind a decision to the DNSEndpoint write it caused")
+        .tag("operation", operation)
+        .publishPercentiles(0.5, 0.99)
+        .publishPercentileHistogram()
+        .register(registry)
+        .record(latency.isNegative() ? Duration.ZERO : latency);
+  }
+
+  /**
    * One API write and its result.
    *
    * @param operation {@code create}, {@code update} or {@code delete}

@@ -80,6 +80,7 @@ public final class RecordReconciler {
   // Worker-confined state.
   private final Map<String, TargetDecision> decisions = new HashMap<>();
   private final Map<ObjectKey, Set<String>> claimsByName = new HashMap<>();
+  private final Map<ObjectKey, Instant> eventTimes = new HashMap<>();
 
   /**
    * A reconciler; {@link #start()} starts its thread.
@@ -136,7 +137,15 @@ public final class RecordReconciler {
 
   /** A decision was added, changed or removed (tombstone: {@code decision == null}). */
   public void onDecision(String source, TargetDecision decision) {
-    loop.signal(() -> decisionChanged(source, decision));
+    onDecision(source, decision, null);
+  }
+
+  /**
+   * As {@link #onDecision(String, TargetDecision)}, with the time of the Kubernetes event behind it
+   * ({@code null} when unknown), measured to the write it causes.
+   */
+  public void onDecision(String source, TargetDecision decision, Instant eventTime) {
+    loop.signal(() -> decisionChanged(source, decision, eventTime));
   }
 
   /** The decisions topic has been read to its end. */
@@ -174,7 +183,7 @@ public final class RecordReconciler {
     return graceTimers.size();
   }
 
-  private void decisionChanged(String source, TargetDecision decision) {
+  private void decisionChanged(String source, TargetDecision decision, Instant eventTime) {
     TargetDecision previous =
         decision == null ? decisions.remove(source) : decisions.put(source, decision);
     if (previous != null) {
@@ -192,6 +201,9 @@ public final class RecordReconciler {
       ObjectKey key = keyOf(decision);
       claimsByName.computeIfAbsent(key, k -> new HashSet<>()).add(source);
       loop.markDirty(key);
+      if (eventTime != null) {
+        eventTimes.putIfAbsent(key, eventTime); // the earliest event the next write answers
+      }
     }
     loop.markDirty(cache.keysOfSource(source));
     reports.decisionChanged(source);
@@ -255,7 +267,29 @@ public final class RecordReconciler {
     }
     Plan plan = planner.plan(current, new DesiredState(relevant, loop.caughtUp()), now);
     report(plan, now);
+    forgetUntimedEvents(batch, plan);
     apply(plan, raw);
+  }
+
+  /**
+   * Event times are measured to the write they cause. A name that needs no write now (already as
+   * decided, or held by a grace period) drops its event time, so a later write is not charged with
+   * the wait.
+   */
+  private void forgetUntimedEvents(List<ObjectKey> batch, Plan plan) {
+    if (eventTimes.isEmpty()) {
+      return;
+    }
+    Set<ObjectKey> writing = new HashSet<>();
+    plan.changes().creates().forEach(c -> writing.add(c.key()));
+    plan.changes().updates().forEach(c -> writing.add(c.key()));
+    plan.changes().deletes().forEach(c -> writing.add(c.key()));
+    for (ObjectKey key : batch) {
+      Outcome o = plan.outcomes().get(key);
+      if (!writing.contains(key) || (o != null && o.state() == Outcome.State.IN_GRACE)) {
+        eventTimes.remove(key);
+      }
+    }
   }
 
   private void report(Plan plan, Instant now) {
@@ -386,6 +420,12 @@ public final class RecordReconciler {
         new RecordReport.LastWrite(
             operation, change.reason(), result.status().name(), result.detail(), clock.instant()));
     Backoff b = loop.afterWrite(key, result, !operation.equals("delete"));
+    if (result.status() == WriteResult.Status.DONE) {
+      Instant event = eventTimes.remove(key);
+      if (event != null) {
+        metrics.eventToWrite(operation, Duration.between(event, clock.instant()));
+      }
+    }
     switch (result.status()) {
       case DONE ->
           log.atInfo()

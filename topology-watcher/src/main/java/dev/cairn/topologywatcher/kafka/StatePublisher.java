@@ -3,13 +3,16 @@ package dev.cairn.topologywatcher.kafka;
 import dev.cairn.commonmodel.TopicSettings;
 import dev.cairn.commonmodel.TopicSpec;
 import dev.cairn.commonmodel.Topics;
+import dev.cairn.commonmodel.codec.EventTime;
 import dev.cairn.commonmodel.topology.SyncMarker;
 import dev.cairn.topologywatcher.health.WatcherMetrics;
 import dev.cairn.topologywatcher.state.Entity;
 import dev.cairn.topologywatcher.state.StateChange;
 import dev.cairn.topologywatcher.state.StateDiff;
 import dev.cairn.topologywatcher.state.TopologyView;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.slf4j.Logger;
@@ -58,6 +62,8 @@ public final class StatePublisher implements AutoCloseable {
   private final Duration retryBackoff;
   private final ScheduledExecutorService loop;
   private final Set<Key> pending = ConcurrentHashMap.newKeySet();
+  private final Map<Key, Instant> eventTimes = new ConcurrentHashMap<>();
+  private final Clock clock = Clock.systemUTC();
   private volatile boolean active;
 
   // Confined to the loop thread.
@@ -87,9 +93,16 @@ public final class StatePublisher implements AutoCloseable {
             });
   }
 
-  /** The view changed at {@code key}; publishes the new state if this replica leads. */
+  /**
+   * The view changed at {@code key}; publishes the new state if this replica leads. The record
+   * carries the time of the earliest change not yet published in its {@link EventTime} header.
+   */
   public void changed(Entity entity, String key) {
-    markDirty(new Key(entity.topic(), key));
+    Key k = new Key(entity.topic(), key);
+    if (active) {
+      eventTimes.putIfAbsent(k, clock.instant());
+    }
+    markDirty(k);
   }
 
   /**
@@ -110,6 +123,7 @@ public final class StatePublisher implements AutoCloseable {
     published.clear();
     pending.clear();
     awaiting.clear();
+    eventTimes.clear();
     initialAck = new CompletableFuture<>();
     topicContents.forEach(
         (topic, table) -> table.forEach((k, v) -> published.put(new Key(topic, k), v)));
@@ -160,6 +174,7 @@ public final class StatePublisher implements AutoCloseable {
           published.clear();
           pending.clear();
           awaiting.clear();
+          eventTimes.clear();
           initialAck.cancel(false);
         });
   }
@@ -256,6 +271,7 @@ public final class StatePublisher implements AutoCloseable {
       send(key, desired);
       return true;
     }
+    eventTimes.remove(key); // a change that changed nothing published: no event to time
     return false;
   }
 
@@ -268,7 +284,13 @@ public final class StatePublisher implements AutoCloseable {
     long sentInTerm = term;
     CompletableFuture<?> sent;
     try {
-      sent = kafka.send(topics.name(key.topic()), key.key(), value);
+      ProducerRecord<String, Object> record =
+          new ProducerRecord<>(topics.name(key.topic()), key.key(), value);
+      Instant eventTime = eventTimes.remove(key);
+      if (eventTime != null) {
+        EventTime.stamp(record.headers(), eventTime);
+      }
+      sent = kafka.send(record);
     } catch (RuntimeException e) {
       sent = CompletableFuture.failedFuture(e);
     }

@@ -126,6 +126,36 @@ class StatePublisherTest {
   }
 
   @Test
+  void changesCarryTheirEventTimeAndTheStartUpDifferencesDoNot() {
+    StatePublisher p = publisher(Duration.ofMillis(50));
+    view.put(Entity.NODE, "Node/a", node("a", "z1"));
+    p.activate(Map.of());
+    await().until(() -> sent().size() == 1);
+    assertThat(dev.cairn.commonmodel.codec.EventTime.read(sent().get(0).headers()))
+        .as("state re-published at start has no event")
+        .isEmpty();
+
+    java.time.Instant before =
+        java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    view.put(Entity.NODE, "Node/a", node("a", "z2"));
+    await().until(() -> sent().size() == 2);
+    java.time.Instant after = java.time.Instant.now();
+    assertThat(dev.cairn.commonmodel.codec.EventTime.read(sent().get(1).headers()))
+        .hasValueSatisfying(t -> assertThat(t).isBetween(before, after));
+
+    // A change back and forth before the publisher ran publishes nothing and leaves no stale time.
+    view.put(Entity.NODE, "Node/a", node("a", "z3"));
+    view.put(Entity.NODE, "Node/a", node("a", "z2"));
+    acknowledgeAll();
+    java.time.Instant later =
+        java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    view.put(Entity.NODE, "Node/a", node("a", "z4"));
+    await().until(() -> sent().get(sent().size() - 1).value().equals(node("a", "z4")));
+    assertThat(dev.cairn.commonmodel.codec.EventTime.read(sent().get(sent().size() - 1).headers()))
+        .hasValueSatisfying(t -> assertThat(t).isAfterOrEqualTo(later));
+  }
+
+  @Test
   void publishesViewChangesOnlyWhileActive() {
     StatePublisher p = publisher(Duration.ofMillis(50));
     view.put(Entity.NODE, "Node/a", node("a", "z1"));
