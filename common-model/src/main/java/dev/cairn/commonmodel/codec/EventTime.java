@@ -11,10 +11,10 @@ import org.apache.kafka.common.header.Headers;
  * as epoch milliseconds in decimal ASCII (readable with {@code kcat -f '%h'}).
  *
  * <p>The topology-watcher stamps it on every state record it publishes (the earliest event not yet
- * published for that key), the strategy-engine carries it from the input that triggered a decision
- * to the decision, and the record-writer measures from it to the write at the API server ({@code
- * cairn.writer.event-to-write}). A record without the header (older producers, the prober's
- * answers, state re-published at start) simply has no event time; readers must not require it.
+ * published for that key), and the record-writer measures from it to the write at the API server
+ * ({@code cairn.writer.event-to-write}) for decisions that carry it. The strategy-engine does not
+ * copy it to its decisions yet. A record without the header (older producers, the prober's answers,
+ * state re-published at start) simply has no event time; readers must not require it.
  */
 public final class EventTime {
 
