@@ -352,7 +352,7 @@ class KnotInteropIT {
         new ProbeScheduler(
             new ProbeScheduler.Settings(
                 Duration.ofHours(1),
-                Duration.ofMillis(500),
+                Duration.ofSeconds(2), // one attempt per question: room for a loaded CI machine
                 1,
                 Duration.ofHours(1),
                 ZONES,

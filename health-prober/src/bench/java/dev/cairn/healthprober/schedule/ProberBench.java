@@ -21,7 +21,9 @@ import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.core.IntervalFunction;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -31,7 +33,9 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -43,12 +47,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * client SERVER QUERYFILE SECONDS WINDOW
  *     the prober's DNS path (DnsClient + DnsLookup + classification) with WINDOW queries in
  *     flight over the 10k names; 2 s warm-up, then SECONDS measured: qps and latency percentiles
- * sweep SERVER1 SERVER2 QUERYFILE SWEEPS [INFLIGHT]
- *     ProbeScheduler sweeps of every host at two healthy peers (A and AAAA each, default
- *     settings: INFLIGHT=100 host probes in flight per peer, 1 s timeout, 2 attempts)
- * blackhole SERVER DEADSERVER QUERYFILE SWEEPS [INFLIGHT]
- *     the same, one peer healthy and one black-holed: how long the healthy peer's sweep takes,
- *     compared with the healthy peer alone, measured in the same run
+ * sweep SERVER1 SERVER2 QUERYFILE SWEEPS INFLIGHT WARMUP
+ *     ProbeScheduler sweeps of every host at two healthy peers (A and AAAA each, the service's
+ *     defaults: INFLIGHT host probes in flight per peer, 1 s timeout, 2 attempts); the cold
+ *     first sweep and WARMUP-1 more, then SWEEPS measured back to back
+ * blackhole SERVER OTHER QUERYFILE SWEEPS INFLIGHT WARMUP OTHERPID PACEMS
+ *     the sweep of the peer at SERVER: alone, beside a healthy peer at OTHER, beside OTHER
+ *     black-holed (kill -STOP OTHERPID, its DNS server, for that phase only), alone again;
+ *     SWEEPS sweeps per phase, one every PACEMS ms (or when the previous one ended). The warm-up
+ *     includes one black-hole episode (reported as "cold"), so the failure paths are compiled
+ * </pre>
+ *
+ * <p>Meters go to a Prometheus registry, as in the service.
  * </pre>
  */
 public final class ProberBench {
@@ -58,15 +68,20 @@ public final class ProberBench {
   public static void main(String[] a) throws Exception {
     switch (a[0]) {
       case "client" -> client(a[1], Path.of(a[2]), Double.parseDouble(a[3]), Integer.parseInt(a[4]));
-      case "sweep" -> sweep(a[1], a[2], Path.of(a[3]), Integer.parseInt(a[4]), inFlight(a));
-      case "blackhole" -> blackhole(a[1], a[2], Path.of(a[3]), Integer.parseInt(a[4]), inFlight(a));
+      case "sweep" ->
+          sweep(a[1], a[2], Path.of(a[3]), Integer.parseInt(a[4]), Integer.parseInt(a[5]), Integer.parseInt(a[6]));
+      case "blackhole" ->
+          blackhole(
+              a[1],
+              a[2],
+              Path.of(a[3]),
+              Integer.parseInt(a[4]),
+              Integer.parseInt(a[5]),
+              Integer.parseInt(a[6]),
+              Long.parseLong(a[7]),
+              Long.parseLong(a[8]));
       default -> throw new IllegalArgumentException(a[0]);
     }
-  }
-
-  /** The optional sixth argument: host probes in flight per peer (default 100, the default). */
-  static int inFlight(String[] a) {
-    return a.length > 5 ? Integer.parseInt(a[5]) : 100;
   }
 
   static List<String> names(Path file) throws Exception {
@@ -90,20 +105,21 @@ public final class ProberBench {
   static void client(String server, Path file, double seconds, int window) throws Exception {
     ServerAddress s = loopback(server);
     List<String> names = names(file);
-    try (DnsClient client = new DnsClient(new DnsClient.Settings(4, 1232, 2))) {
+    try (DnsClient client = newClient()) {
       DnsLookup lookup = new DnsLookup(client, 64);
       EncodedQuery[] queries = new EncodedQuery[names.size()];
       for (int i = 0; i < queries.length; i++) {
         queries[i] = client.encode(names.get(i), RecordType.A, false);
       }
       String zone = names.get(0).substring(names.get(0).indexOf('.') + 1);
-      runClient(lookup, s, queries, zone, 2.0, window, new long[1]); // warm-up
       long[] latencies = new long[5_000_000];
+      runClient(lookup, s, queries, zone, 2.0, window, new long[1]); // warm-up
+      System.gc(); // start the measurement with an empty young generation
       long t0 = System.nanoTime();
       Result r = runClient(lookup, s, queries, zone, seconds, window, latencies);
       double elapsed = (System.nanoTime() - t0) / 1e9;
       System.out.printf(
-          "mode=client window=%d seconds=%.2f sent=%d ok=%d other=%d unreachable=%d qps=%.0f %s java=%s%n",
+          "mode=client window=%d seconds=%.2f sent=%d ok=%d other=%d unreachable=%d qps=%.0f %s timeouts_total=%d java=%s%n",
           window,
           elapsed,
           r.sent,
@@ -112,12 +128,17 @@ public final class ProberBench {
           r.unreachable,
           (r.ok + r.other + r.unreachable) / elapsed,
           percentiles(latencies, r.recorded),
+          client.timeouts(),
           System.getProperty("java.version"));
     }
   }
 
   record Result(long sent, long ok, long other, long unreachable, int recorded) {}
 
+  /**
+   * WINDOW chains of queries, each sending its next query from the completion of the previous
+   * one, on the DNS reader thread: as the prober's PeerProbe does (closed loop, like dnsperf -q).
+   */
   static Result runClient(
       DnsLookup lookup,
       ServerAddress server,
@@ -127,14 +148,15 @@ public final class ProberBench {
       int window,
       long[] latencies)
       throws Exception {
-    Semaphore inFlight = new Semaphore(window);
+    AtomicLong sent = new AtomicLong();
     AtomicLong ok = new AtomicLong();
     AtomicLong other = new AtomicLong();
     AtomicLong unreachable = new AtomicLong();
     AtomicInteger recorded = new AtomicInteger();
     List<ServerAddress> servers = List.of(server);
     long end = System.nanoTime() + (long) (seconds * 1e9);
-    long sent = 0;
+    CountDownLatch finished = new CountDownLatch(window);
+    ExecutorService afterFailure = Executors.newSingleThreadExecutor();
     DnsLookup.LatencyListener latency =
         (srv, nanos) -> {
           int i = recorded.getAndIncrement();
@@ -142,22 +164,40 @@ public final class ProberBench {
             latencies[i] = nanos;
           }
         };
-    while (System.nanoTime() < end) {
-      if (!inFlight.tryAcquire(10, TimeUnit.MILLISECONDS)) {
-        continue;
-      }
-      EncodedQuery q = queries[(int) (sent++ % queries.length)];
-      lookup
-          .query(q, servers, 0, 1, Duration.ofSeconds(1), zone, latency)
-          .whenComplete(
-              (answer, e) -> {
+    Duration timeout = Duration.ofSeconds(1);
+    Runnable[] chain = new Runnable[1];
+    chain[0] =
+        () -> {
+          if (System.nanoTime() >= end) {
+            finished.countDown();
+            return;
+          }
+          EncodedQuery q = queries[(int) (sent.getAndIncrement() % queries.length)];
+          lookup.query(
+              q,
+              servers,
+              0,
+              1,
+              timeout,
+              zone,
+              latency,
+              answer -> {
                 ProbeStatus st = answer.result().status();
                 (st == ProbeStatus.OK ? ok : st.reachable() ? other : unreachable).incrementAndGet();
-                inFlight.release();
+                if (st.reachable()) {
+                  chain[0].run();
+                } else {
+                  afterFailure.execute(chain[0]); // a failed send completes at once: no recursion
+                }
               });
+        };
+    for (int i = 0; i < window; i++) {
+      chain[0].run();
     }
-    inFlight.tryAcquire(window, 5, TimeUnit.SECONDS);
-    return new Result(sent, ok.get(), other.get(), unreachable.get(), Math.min(recorded.get(), latencies.length));
+    finished.await((long) seconds + 10, TimeUnit.SECONDS);
+    afterFailure.shutdown();
+    return new Result(
+        sent.get(), ok.get(), other.get(), unreachable.get(), Math.min(recorded.get(), latencies.length));
   }
 
   static String percentiles(long[] v, int n) {
@@ -237,9 +277,10 @@ public final class ProberBench {
   }
 
   static ProbeScheduler scheduler(
-      List<Peer> peers, List<String> names, DnsClient client, int inFlight) {
+      List<Peer> peers, List<String> names, DnsClient client, int inFlight, MeterRegistry meters) {
     String zone = names.get(0).substring(names.get(0).indexOf('.') + 1);
     String parent = zone.substring(zone.indexOf('.') + 1);
+    // the defaults of prober.circuit-breaker.* (ProberProperties)
     CircuitBreakerConfig cb =
         CircuitBreakerConfig.custom()
             .slidingWindow(20, 10, CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
@@ -266,8 +307,17 @@ public final class ProberBench {
         "cairn.health.peer-answers.v1",
         CircuitBreakerRegistry.ofDefaults(),
         BulkheadRegistry.ofDefaults(),
-        new ProbeMetrics(new SimpleMeterRegistry()),
+        new ProbeMetrics(meters),
         Clock.systemUTC());
+  }
+
+  /** The registry the service uses (actuator/prometheus), so meter costs are the real ones. */
+  static MeterRegistry meters() {
+    return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  }
+
+  static DnsClient newClient() throws java.io.IOException {
+    return new DnsClient(new DnsClient.Settings(4, 1232, 2)); // the defaults of prober.*
   }
 
   @SuppressWarnings("unchecked")
@@ -276,86 +326,283 @@ public final class ProberBench {
     return (Integer) d.get("queued");
   }
 
-  /** Sweeps, and the time until each peer's queue is empty (ms), per sweep. */
-  static List<long[]> sweeps(ProbeScheduler s, List<String> peers, int sweeps) throws Exception {
-    List<long[]> out = new ArrayList<>();
-    for (int r = 0; r < sweeps; r++) {
+  @SuppressWarnings("unchecked")
+  static String circuit(ProbeScheduler s, String peer) {
+    Map<String, Object> d = (Map<String, Object>) s.describePeers().get(peer);
+    return (String) d.get("circuit");
+  }
+
+  /** A scheduler whose first host plan was made and whose first (cold) sweep ended. */
+  static final class Bench {
+    final String name;
+    final ProbeScheduler scheduler;
+    final List<String> peers;
+    /** Per sweep, how long the sweep call itself took (µs): queueing, and settling open peers. */
+    final List<Long> callMicros = new ArrayList<>();
+    boolean planned;
+
+    Bench(String name, ProbeScheduler scheduler, List<String> peers) {
+      this.name = name;
+      this.scheduler = scheduler;
+      this.peers = peers;
+    }
+
+    /**
+     * One sweep; waits until the queues of the first {@code measured} peers are empty.
+     *
+     * @return per peer, the time (µs) until its queue was empty; 0 = not done when the measured
+     *     ones were (or after 30 s)
+     */
+    long[] sweep(int measured) throws InterruptedException {
       long[] done = new long[peers.size()];
       long t0 = System.nanoTime();
-      if (r == 0) {
-        s.replan();
+      if (!planned) {
+        scheduler.replan(); // plans and queues every host at every peer
+        planned = true;
       } else {
-        s.sweep();
+        scheduler.sweep();
       }
-      int remaining = peers.size();
-      while (remaining > 0) {
+      callMicros.add((System.nanoTime() - t0) / 1_000);
+      long limit = t0 + 30_000_000_000L;
+      int remaining = measured;
+      while (remaining > 0 && System.nanoTime() < limit) {
         for (int i = 0; i < peers.size(); i++) {
-          if (done[i] == 0 && queued(s, peers.get(i)) == 0) {
+          if (done[i] == 0 && queued(scheduler, peers.get(i)) == 0) {
             done[i] = Math.max(1, (System.nanoTime() - t0) / 1_000);
-            remaining--;
+            if (i < measured) {
+              remaining--;
+            }
           }
         }
         Thread.sleep(1); // poll; a spinning thread would steal the core the prober runs on
       }
-      out.add(done);
+      return done;
+    }
+  }
+
+  /** Runs sweeps, each starting {@code paceMillis} after the previous one (or when it ended). */
+  static List<long[]> sweeps(Bench b, int count, int measured, long paceMillis)
+      throws InterruptedException {
+    List<long[]> out = new ArrayList<>();
+    long next = System.nanoTime();
+    for (int i = 0; i < count; i++) {
+      long wait = next - System.nanoTime();
+      if (wait > 0) {
+        TimeUnit.NANOSECONDS.sleep(wait);
+      }
+      next = System.nanoTime() + paceMillis * 1_000_000L;
+      out.add(b.sweep(measured));
     }
     return out;
   }
 
-  static void sweep(String server1, String server2, Path file, int count, int inFlight)
+  static double median(List<Long> v) {
+    List<Long> s = new ArrayList<>(v);
+    s.sort(null);
+    int n = s.size();
+    return n == 0 ? Double.NaN : n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2.0;
+  }
+
+  static List<Long> column(List<long[]> rows, int col) {
+    return rows.stream().map(r -> r[col]).toList();
+  }
+
+  static List<Long> allDone(List<long[]> rows) {
+    return rows.stream()
+        .map(r -> Arrays.stream(r).anyMatch(x -> x == 0) ? Long.MAX_VALUE : Arrays.stream(r).max().getAsLong())
+        .toList();
+  }
+
+  static String ms(double micros) {
+    return micros == Long.MAX_VALUE ? "unfinished" : String.format("%.1f", micros / 1e3);
+  }
+
+  static void sweep(
+      String server1, String server2, Path file, int count, int inFlight, int warmup)
       throws Exception {
     List<String> names = names(file);
-    try (DnsClient client = new DnsClient(new DnsClient.Settings(4, 1232, 2))) {
-      ProbeScheduler s =
-          scheduler(
-              List.of(new Peer("p1", List.of(loopback(server1))), new Peer("p2", List.of(loopback(server2)))),
-              names,
-              client,
-              inFlight);
-      List<long[]> r = sweeps(s, List.of("p1", "p2"), count);
-      s.close();
+    try (DnsClient client = newClient()) {
+      Bench b =
+          new Bench(
+              "both",
+              scheduler(
+                  List.of(new Peer("p1", List.of(loopback(server1))), new Peer("p2", List.of(loopback(server2)))),
+                  names,
+                  client,
+                  inFlight,
+                  meters()),
+              List.of("p1", "p2"));
+      List<long[]> cold = sweeps(b, 1, 2, 0);
+      sweeps(b, Math.max(0, warmup - 1), 2, 0);
+      System.gc(); // measure from an empty young generation
+      long sent0 = client.sent();
+      long timeouts0 = client.timeouts();
+      List<long[]> r = sweeps(b, count, 2, 0);
+      long sent = client.sent() - sent0;
+      long timeouts = client.timeouts() - timeouts0;
+      b.scheduler.close();
+      System.out.printf(
+          "mode=sweep cold (first plan, first publish of every record): all_done_ms=%s%n",
+          ms(allDone(cold).get(0)));
       for (int i = 0; i < r.size(); i++) {
         System.out.printf(
-            "mode=sweep hosts=%d peers=2 inflight=%d sweep=%d%s all_done_ms=%.1f p1_ms=%.1f p2_ms=%.1f queries=%d timeouts=%d%n",
-            names.size(),
-            inFlight,
-            i,
-            i == 0 ? "(cold,first-publish)" : "",
-            Math.max(r.get(i)[0], r.get(i)[1]) / 1e3,
-            r.get(i)[0] / 1e3,
-            r.get(i)[1] / 1e3,
-            client.sent(),
-            client.timeouts());
+            "mode=sweep sweep=%d all_done_ms=%s p1_ms=%s p2_ms=%s%n",
+            i, ms(allDone(r).get(i)), ms(r.get(i)[0]), ms(r.get(i)[1]));
       }
+      List<Long> all = allDone(r);
+      double med = median(all);
+      System.out.printf(
+          "mode=sweep summary hosts=%d peers=2 queries_per_sweep=%d inflight_per_peer=%d warmup=%d sweeps=%d median_ms=%s min_ms=%s max_ms=%s sweep_qps=%.0f queries=%d timeouts=%d%n",
+          names.size(),
+          names.size() * 4,
+          inFlight,
+          warmup,
+          count,
+          ms(med),
+          ms(all.stream().min(Long::compare).orElse(0L)),
+          ms(all.stream().max(Long::compare).orElse(0L)),
+          names.size() * 4 / (med / 1e6),
+          sent,
+          timeouts);
     }
   }
 
-  static void blackhole(String server, String dead, Path file, int count, int inFlight)
+  /** Waits until the queries still in flight (to a stopped peer) have ended. */
+  static void drainInFlight(DnsClient client) throws InterruptedException {
+    long until = System.nanoTime() + 3_000_000_000L;
+    while (client.inFlight() > 0 && System.nanoTime() < until) {
+      Thread.sleep(10); // late replies of a continued peer are unmatched and dropped
+    }
+  }
+
+  static void signal(String sig, long pid) throws Exception {
+    Process p = new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).inheritIO().start();
+    if (p.waitFor() != 0) {
+      throw new IllegalStateException("kill -" + sig + " " + pid + " failed");
+    }
+  }
+
+  /**
+   * The healthy peer's sweep: alone, beside a healthy second peer, beside the second peer
+   * black-holed ({@code kill -STOP} of its server), alone again. One DNS client for all, as in the
+   * service.
+   */
+  static void blackhole(
+      String server,
+      String other,
+      Path file,
+      int count,
+      int inFlight,
+      int warmup,
+      long otherPid,
+      long paceMillis)
       throws Exception {
     List<String> names = names(file);
-    try (DnsClient client = new DnsClient(new DnsClient.Settings(4, 1232, 2))) {
-      ProbeScheduler alone =
-          scheduler(List.of(new Peer("ok", List.of(loopback(server)))), names, client, inFlight);
-      List<long[]> base = sweeps(alone, List.of("ok"), count);
-      alone.close();
-      ProbeScheduler both =
-          scheduler(
-              List.of(new Peer("ok", List.of(loopback(server))), new Peer("dead", List.of(loopback(dead)))),
-              names,
-              client,
-              inFlight);
-      List<long[]> with = sweeps(both, List.of("ok", "dead"), count);
-      both.close();
+    try (DnsClient client = newClient()) {
+      Bench alone =
+          new Bench(
+              "alone",
+              scheduler(List.of(new Peer("ok", List.of(loopback(server)))), names, client, inFlight, meters()),
+              List.of("ok"));
+      Bench both =
+          new Bench(
+              "both",
+              scheduler(
+                  List.of(new Peer("ok", List.of(loopback(server))), new Peer("p2", List.of(loopback(other)))),
+                  names,
+                  client,
+                  inFlight,
+                  meters()),
+              List.of("ok", "p2"));
+      sweeps(alone, warmup, 1, 0);
+      sweeps(both, warmup, 2, 0);
+      // Warm-up of the failure paths too (timeouts, the circuit opening, settling while it is
+      // open): a first black-hole in a JVM's life runs code the JIT has not compiled yet, and its
+      // deoptimisations and compilations compete for the client's one core for some seconds.
+      // That cold episode is reported on its own; the measured phases below run warm code.
+      Bench warm =
+          new Bench(
+              "warm",
+              scheduler(
+                  List.of(new Peer("ok", List.of(loopback(server))), new Peer("p2", List.of(loopback(other)))),
+                  names,
+                  client,
+                  inFlight,
+                  meters()),
+              List.of("ok", "p2"));
+      sweeps(warm, warmup, 2, 0);
+      signal("STOP", otherPid);
+      List<long[]> cold;
+      try {
+        cold = sweeps(warm, count, 1, paceMillis);
+      } finally {
+        signal("CONT", otherPid);
+      }
+      warm.scheduler.close();
+      drainInFlight(client);
+      System.gc(); // measure from an empty young generation
+      List<long[]> a1 = sweeps(alone, count, 1, paceMillis);
+      int healthyFrom = both.callMicros.size();
+      List<long[]> healthy = sweeps(both, count, 2, paceMillis);
+      long timeouts0 = client.timeouts();
+      signal("STOP", otherPid);
+      List<long[]> dead;
+      int deadFrom;
+      String circuitAfter;
+      int deadQueued;
+      try {
+        dead = sweeps(both, count, 1, paceMillis);
+        deadFrom = healthyFrom + count;
+        circuitAfter = circuit(both.scheduler, "p2");
+        deadQueued = queued(both.scheduler, "p2");
+      } finally {
+        signal("CONT", otherPid);
+      }
+      long deadTimeouts = client.timeouts() - timeouts0;
+      both.scheduler.close();
+      drainInFlight(client);
+      List<long[]> a2 = sweeps(alone, count, 1, paceMillis);
+      alone.scheduler.close();
+
+      List<Long> coldTimes = column(cold, 0);
+      System.out.printf(
+          "mode=blackhole cold (first black-hole of the JVM, during warm-up) beside_blackholed_ms=%s median_ms=%s max_ms=%s%n",
+          coldTimes.stream().map(ProberBench::ms).toList(),
+          ms(median(coldTimes)),
+          ms(coldTimes.stream().max(Long::compare).orElse(0L)));
       for (int i = 0; i < count; i++) {
         System.out.printf(
-            "mode=blackhole sweep=%d%s healthy_alone_ms=%.1f healthy_with_dead_ms=%.1f ratio=%.2f dead_done_ms=%.1f%n",
+            "mode=blackhole sweep=%d alone_ms=%s beside_healthy_ms=%s beside_blackholed_ms=%s alone_again_ms=%s%n",
             i,
-            i == 0 ? "(cold)" : "",
-            base.get(i)[0] / 1e3,
-            with.get(i)[0] / 1e3,
-            (double) with.get(i)[0] / base.get(i)[0],
-            with.get(i)[1] / 1e3);
+            ms(a1.get(i)[0]),
+            ms(healthy.get(i)[0]),
+            ms(dead.get(i)[0]),
+            ms(a2.get(i)[0]));
       }
+      List<Long> base = new ArrayList<>(column(a1, 0));
+      base.addAll(column(a2, 0));
+      double alonMed = median(base);
+      double healthyMed = median(column(healthy, 0));
+      List<Long> d = column(dead, 0);
+      double deadMed = median(d);
+      long deadMax = d.stream().max(Long::compare).orElse(0L);
+      System.out.printf(
+          "mode=blackhole summary sweeps_per_phase=%d pace_ms=%d alone_median_ms=%s beside_healthy_median_ms=%s beside_blackholed_median_ms=%s beside_blackholed_max_ms=%s ratio_median=%.2f ratio_max=%.2f ratio_vs_healthy=%.2f blackholed_timeouts=%d blackholed_circuit_at_end=%s blackholed_queued_at_end=%d sweep_call_median_ms(alone/healthy/blackholed)=%s/%s/%s%n",
+          count,
+          paceMillis,
+          ms(alonMed),
+          ms(healthyMed),
+          ms(deadMed),
+          ms(deadMax),
+          deadMed / alonMed,
+          deadMax / alonMed,
+          deadMed / healthyMed,
+          deadTimeouts,
+          circuitAfter,
+          deadQueued,
+          ms(median(alone.callMicros.subList(alone.callMicros.size() - 2 * count, alone.callMicros.size()))),
+          ms(median(both.callMicros.subList(healthyFrom, healthyFrom + count))),
+          ms(median(both.callMicros.subList(deadFrom, deadFrom + count))));
     }
   }
 }

@@ -18,20 +18,19 @@ import java.nio.channels.Selector;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xbill.DNS.DClass;
@@ -39,32 +38,38 @@ import org.xbill.DNS.Flags;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.OPTRecord;
-import org.xbill.DNS.Opcode;
 import org.xbill.DNS.Record;
 import org.xbill.DNS.Section;
 import org.xbill.DNS.TextParseException;
 
 /**
- * A DNS client that owns its transport: many queries in flight over a few long-lived UDP sockets,
- * with dnsjava only encoding and parsing messages. dnsjava's own {@code SimpleResolver.sendAsync}
+ * A DNS client that owns its transport: many queries in flight over a few long-lived UDP sockets.
+ * Replies are read in place by {@link WireReply}; dnsjava only encodes queries (once per question)
+ * and reads the rare reply of an unusual shape. dnsjava's own {@code SimpleResolver.sendAsync}
  * opens a socket per query and reaches about 5% of dnsperf on Java 17 (performance.md §2.2).
  *
  * <ul>
  *   <li>A small pool of unconnected {@link DatagramChannel}s, each bound to a random source port,
  *       so that ports vary between queries; one reader thread serves them through a {@link
  *       Selector}.
- *   <li>IDs come from {@link SecureRandom}. A reply is accepted only when its source address and
- *       port, the socket it arrived on, its ID, and its question (name, type, class IN) match a
- *       query in flight, and it is a response to a standard query. Packets that match the source
- *       and ID but cannot be parsed or carry another question are counted and ignored, so a stray
- *       or forged packet cannot end a query; if nothing better arrives, the query ends as {@code
- *       MALFORMED} or {@code MISMATCHED} instead of {@code TIMEOUT}.
- *   <li>Timeouts live in one FIFO per timeout length (deadlines in a FIFO are in send order), swept
- *       by the reader thread: O(1) per query, and the reader sleeps while nothing is in flight.
+ *   <li>IDs come from {@link SecureRandom}; each socket has a table of its queries in flight by ID,
+ *       and an ID is not reused on a socket while its query is in flight. A reply is accepted only
+ *       when the socket it arrived on, its ID, its source address and port, and its question (name,
+ *       type, class IN) match a query in flight, and it is a well-formed response to a standard
+ *       query. Packets that match the source and ID but cannot be parsed or carry another question
+ *       are counted and ignored, so a stray or forged packet cannot end a query; if nothing better
+ *       arrives, the query ends as {@code MALFORMED} or {@code MISMATCHED} instead of {@code
+ *       TIMEOUT}.
+ *   <li>Timeouts: the queries in flight with one timeout length form a list in send order, hence in
+ *       deadline order, swept from its head by the reader thread. O(1) per query to add, to take
+ *       out when answered and to expire; no timer task per query, nothing outlives its query (so
+ *       the garbage collector never copies the bookkeeping of answered queries), and the reader
+ *       sleeps while nothing is in flight.
  *   <li>A truncated reply is retried over TCP on a small pool, with the same timeout.
  * </ul>
  *
- * Callbacks of the returned futures run on the reader thread (or the TCP pool): keep them short.
+ * Completion callbacks run on the reader thread (the TCP pool after a truncated reply, the sending
+ * thread when sending fails): keep them short.
  */
 public final class DnsClient implements AutoCloseable {
 
@@ -72,6 +77,8 @@ public final class DnsClient implements AutoCloseable {
   private static final int LOWEST_PORT = 1024;
   private static final int BIND_ATTEMPTS = 32;
   private static final int MAX_UDP = 65_535;
+  private static final int IDS = 65_536;
+  private static final int ID_ATTEMPTS = 64;
 
   /**
    * Tuning of the client.
@@ -100,9 +107,19 @@ public final class DnsClient implements AutoCloseable {
   private final Selector selector;
   private final DatagramChannel[] channels;
   private final int[] ports;
-  private final ConcurrentHashMap<InFlightKey, Pending> inFlight = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<Long, Queue<Deadline>> deadlines = new ConcurrentHashMap<>();
-  private final AtomicLong sequence = new AtomicLong();
+
+  /** Per socket, the query in flight with each ID. */
+  private final List<AtomicReferenceArray<Pending>> slots;
+
+  private final AtomicInteger inFlight = new AtomicInteger();
+
+  /** One list per timeout length; replaced (copy on write) when a new length appears. */
+  private volatile Deadlines[] deadlines = new Deadlines[0];
+
+  /** A send buffer per sending thread: the query is copied in and its ID set, no allocation. */
+  private final ThreadLocal<ByteBuffer> sendBuffers =
+      ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(512));
+
   private final ExecutorService tcp;
   private final Thread reader;
   private final AtomicInteger nextChannel = new AtomicInteger();
@@ -129,6 +146,11 @@ public final class DnsClient implements AutoCloseable {
     this.selector = Selector.open();
     this.channels = new DatagramChannel[settings.sockets()];
     this.ports = new int[settings.sockets()];
+    List<AtomicReferenceArray<Pending>> tables = new ArrayList<>();
+    for (int i = 0; i < settings.sockets(); i++) {
+      tables.add(new AtomicReferenceArray<>(IDS));
+    }
+    this.slots = List.copyOf(tables);
     try {
       for (int i = 0; i < channels.length; i++) {
         DatagramChannel ch = DatagramChannel.open();
@@ -211,34 +233,60 @@ public final class DnsClient implements AutoCloseable {
    * @param server where to send it
    * @param timeout how long to wait for the reply
    */
-  public CompletableFuture<Exchange> send(
-      EncodedQuery query, ServerAddress server, Duration timeout) {
-    long timeoutNanos = Math.max(1, timeout.toNanos());
+  CompletableFuture<Exchange> send(EncodedQuery query, ServerAddress server, Duration timeout) {
     CompletableFuture<Exchange> future = new CompletableFuture<>();
+    send(query, server, timeout.toNanos(), future::complete);
+    return future;
+  }
+
+  /**
+   * Sends a query; {@code done} is told the end exactly once, with a reply or a failure.
+   *
+   * @param query the encoded query
+   * @param server where to send it
+   * @param timeoutNanos how long to wait for the reply
+   * @param done told the end of the exchange
+   */
+  void send(EncodedQuery query, ServerAddress server, long timeoutNanos, Consumer<Exchange> done) {
+    long timeout = Math.max(1, timeoutNanos);
     if (!running) {
-      future.complete(Exchange.failed(server, Exchange.Failure.TRANSPORT, "client closed", 0));
-      return future;
+      call(done, Exchange.failed(server, Exchange.Failure.TRANSPORT, "client closed", 0));
+      return;
     }
     int channel = Math.floorMod(nextChannel.getAndIncrement(), channels.length);
     long start = System.nanoTime();
-    Pending pending =
-        new Pending(
-            query, server, channel, start, timeoutNanos, sequence.incrementAndGet(), future);
-    int id;
-    do {
-      id = ids.next();
-      pending.key = new InFlightKey(channel, server.socketAddress(), id);
-    } while (inFlight.putIfAbsent(pending.key, pending) != null);
-    Queue<Deadline> fifo =
-        deadlines.computeIfAbsent(timeoutNanos, t -> new ConcurrentLinkedQueue<>());
-    Deadline deadline = new Deadline(pending.key, pending.sequence, pending.deadline);
-    fifo.offer(deadline);
-    if (fifo.peek() == deadline) {
+    Pending pending = new Pending(query, server, channel, start, deadlines(timeout), done);
+    AtomicReferenceArray<Pending> table = slots.get(channel);
+    inFlight.incrementAndGet();
+    int id = -1;
+    for (int attempt = 0; attempt < ID_ATTEMPTS && id < 0; attempt++) {
+      pending.id = ids.next(); // written before the table publishes the query
+      if (table.compareAndSet(pending.id, null, pending)) {
+        id = pending.id;
+      }
+    }
+    if (id < 0) {
+      inFlight.decrementAndGet();
+      sendErrors.increment();
+      call(
+          done,
+          Exchange.failed(
+              server,
+              Exchange.Failure.TRANSPORT,
+              "no free query ID: too many queries in flight",
+              0));
+      return;
+    }
+    if (pending.deadlines.add(pending)) {
       selector.wakeup(); // the reader may be asleep with no deadline to wake for
     }
     try {
-      int written =
-          channels[channel].send(ByteBuffer.wrap(query.withId(id)), server.socketAddress());
+      ByteBuffer out = sendBuffer(query.wire().length);
+      out.put(query.wire());
+      out.put(0, (byte) (id >>> 8));
+      out.put(1, (byte) id);
+      out.flip();
+      int written = channels[channel].send(out, server.socketAddress());
       if (written == 0) {
         fail(pending, "the local send buffer is full");
       } else {
@@ -247,13 +295,61 @@ public final class DnsClient implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       fail(pending, "send to " + server + " failed: " + e.getMessage());
     }
-    return future;
+  }
+
+  private ByteBuffer sendBuffer(int length) {
+    ByteBuffer b = sendBuffers.get();
+    if (b.capacity() < length) {
+      b = ByteBuffer.allocateDirect(length);
+      sendBuffers.set(b);
+    }
+    b.clear();
+    return b;
+  }
+
+  /** The list of one timeout length (few lengths are in use: a linear search). */
+  private Deadlines deadlines(long timeout) {
+    for (Deadlines d : deadlines) {
+      if (d.timeoutNanos == timeout) {
+        return d;
+      }
+    }
+    synchronized (this) {
+      for (Deadlines d : deadlines) {
+        if (d.timeoutNanos == timeout) {
+          return d;
+        }
+      }
+      Deadlines[] more = Arrays.copyOf(deadlines, deadlines.length + 1);
+      more[more.length - 1] = new Deadlines(timeout);
+      deadlines = more;
+      return more[more.length - 1];
+    }
+  }
+
+  /** Takes a query out of its socket's table: true for the one caller that did. */
+  private boolean remove(Pending p) {
+    if (slots.get(p.channel).compareAndSet(p.id, p, null)) {
+      inFlight.decrementAndGet();
+      p.deadlines.unlink(p);
+      return true;
+    }
+    return false;
+  }
+
+  private static void call(Consumer<Exchange> done, Exchange exchange) {
+    try {
+      done.accept(exchange);
+    } catch (RuntimeException e) {
+      log.atError().setCause(e).log("a DNS completion callback failed; continuing");
+    }
   }
 
   private void fail(Pending pending, String detail) {
     sendErrors.increment();
-    if (inFlight.remove(pending.key, pending)) {
-      pending.future.complete(
+    if (remove(pending)) {
+      call(
+          pending.done,
           Exchange.failed(
               pending.server,
               Exchange.Failure.TRANSPORT,
@@ -286,10 +382,10 @@ public final class DnsClient implements AutoCloseable {
   /** -1: a deadline is due now; 0: nothing in flight (sleep until woken); else milliseconds. */
   private long millisToNextDeadline(long now) {
     long best = Long.MAX_VALUE;
-    for (Queue<Deadline> q : deadlines.values()) {
-      Deadline head = q.peek();
-      if (head != null) {
-        best = Math.min(best, head.at() - now);
+    for (Deadlines d : deadlines) {
+      long first = d.first();
+      if (first != NONE) {
+        best = Math.min(best, first - now);
       }
     }
     if (best == Long.MAX_VALUE) {
@@ -337,37 +433,38 @@ public final class DnsClient implements AutoCloseable {
       return;
     }
     int id = ((packet.get(0) & 0xff) << 8) | (packet.get(1) & 0xff);
-    Pending pending = inFlight.get(new InFlightKey(channel, source, id));
-    if (pending == null) {
+    Pending pending = slots.get(channel).get(id);
+    if (pending == null || !pending.server.socketAddress().equals(source)) {
       unmatched.increment(); // late (after a timeout), or not ours
       return;
     }
     byte[] bytes = new byte[length];
     packet.get(bytes);
-    Message reply;
+    WireReply reply;
     try {
-      reply = new Message(bytes);
-    } catch (IOException | RuntimeException e) {
+      reply = WireReply.read(bytes);
+    } catch (WireReply.MalformedException e) {
       malformed.increment();
       pending.flag = Exchange.Failure.MALFORMED;
       return;
     }
-    if (!matches(reply, pending.query)) {
+    if (!reply.answers(pending.query)) {
       mismatched.increment();
       if (pending.flag == null) {
         pending.flag = Exchange.Failure.MISMATCHED;
       }
       return;
     }
-    if (!inFlight.remove(pending.key, pending)) {
+    if (!remove(pending)) {
       return;
     }
-    if (reply.getHeader().getFlag(Flags.TC)) {
+    if (reply.truncated()) {
       truncated.increment();
       try {
         tcp.execute(() -> retryOverTcp(pending));
       } catch (RejectedExecutionException e) {
-        pending.future.complete(
+        call(
+            pending.done,
             Exchange.failed(
                 pending.server,
                 Exchange.Failure.TRANSPORT,
@@ -377,36 +474,21 @@ public final class DnsClient implements AutoCloseable {
       return;
     }
     answered.increment();
-    pending.future.complete(
+    call(
+        pending.done,
         Exchange.answered(pending.server, reply, System.nanoTime() - pending.start, false));
   }
 
-  /** A response to a standard query with exactly the question asked. */
-  static boolean matches(Message reply, EncodedQuery query) {
-    if (!reply.getHeader().getFlag(Flags.QR)
-        || reply.getHeader().getOpcode() != Opcode.QUERY
-        || reply.getHeader().getCount(Section.QUESTION) != 1) {
-      return false;
-    }
-    Record q = reply.getQuestion();
-    return q != null
-        && q.getType() == query.type().code()
-        && q.getDClass() == DClass.IN
-        && q.getName().equals(query.name());
-  }
-
   private void expire(long now) {
-    for (Queue<Deadline> q : deadlines.values()) {
-      Deadline head;
-      while ((head = q.peek()) != null && head.at() - now <= 0) {
-        q.poll();
-        Pending p = inFlight.get(head.key());
-        if (p != null && p.sequence == head.sequence() && inFlight.remove(head.key(), p)) {
+    for (Deadlines d : deadlines) {
+      Pending p;
+      while ((p = d.expired(now)) != null) {
+        if (remove(p)) {
           Exchange.Failure why = p.flag == null ? Exchange.Failure.TIMEOUT : p.flag;
           if (why == Exchange.Failure.TIMEOUT) {
             timeouts.increment();
           }
-          p.future.complete(Exchange.failed(p.server, why, describe(why, p), now - p.start));
+          call(p.done, Exchange.failed(p.server, why, describe(why, p), now - p.start));
         }
       }
     }
@@ -418,7 +500,7 @@ public final class DnsClient implements AutoCloseable {
           "no reply from "
               + p.server
               + " within "
-              + Duration.ofNanos(p.timeoutNanos).toMillis()
+              + Duration.ofNanos(p.deadlines.timeoutNanos).toMillis()
               + " ms";
       case MALFORMED -> "only malformed replies from " + p.server;
       case MISMATCHED -> "only replies for another question from " + p.server;
@@ -427,7 +509,7 @@ public final class DnsClient implements AutoCloseable {
   }
 
   private void retryOverTcp(Pending p) {
-    int timeoutMillis = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(p.timeoutNanos));
+    int timeoutMillis = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(p.deadlines.timeoutNanos));
     int id = ids.next();
     byte[] wire = p.query.withId(id);
     try (Socket socket = new Socket()) {
@@ -441,25 +523,25 @@ public final class DnsClient implements AutoCloseable {
       int length = in.readUnsignedShort();
       byte[] bytes = new byte[length];
       in.readFully(bytes);
-      Message reply;
+      WireReply reply;
       try {
-        reply = new Message(bytes);
-      } catch (IOException e) {
+        reply = WireReply.read(bytes);
+      } catch (WireReply.MalformedException e) {
         malformed.increment();
         complete(p, Exchange.Failure.MALFORMED, "malformed TCP reply from " + p.server);
         return;
       }
-      if (reply.getHeader().getID() != id || !matches(reply, p.query)) {
+      if (reply.id() != id || !reply.answers(p.query)) {
         mismatched.increment();
         complete(p, Exchange.Failure.MISMATCHED, "TCP reply for another query from " + p.server);
         return;
       }
-      if (reply.getHeader().getFlag(Flags.TC)) {
+      if (reply.truncated()) {
         complete(p, Exchange.Failure.TRANSPORT, "reply truncated over TCP by " + p.server);
         return;
       }
       answered.increment();
-      p.future.complete(Exchange.answered(p.server, reply, System.nanoTime() - p.start, true));
+      call(p.done, Exchange.answered(p.server, reply, System.nanoTime() - p.start, true));
     } catch (SocketTimeoutException e) {
       timeouts.increment();
       complete(p, Exchange.Failure.TIMEOUT, "no TCP reply from " + p.server + " in time");
@@ -469,7 +551,7 @@ public final class DnsClient implements AutoCloseable {
   }
 
   private static void complete(Pending p, Exchange.Failure why, String detail) {
-    p.future.complete(Exchange.failed(p.server, why, detail, System.nanoTime() - p.start));
+    call(p.done, Exchange.failed(p.server, why, detail, System.nanoTime() - p.start));
   }
 
   /** True while the reader thread runs. */
@@ -488,7 +570,7 @@ public final class DnsClient implements AutoCloseable {
 
   /** Queries in flight. */
   public int inFlight() {
-    return inFlight.size();
+    return inFlight.get();
   }
 
   /** Queries sent over UDP. */
@@ -547,9 +629,12 @@ public final class DnsClient implements AutoCloseable {
     }
     tcp.shutdownNow();
     closeQuietly();
-    for (Pending p : inFlight.values()) {
-      if (inFlight.remove(p.key, p)) {
-        complete(p, Exchange.Failure.TRANSPORT, "client closed");
+    for (AtomicReferenceArray<Pending> table : slots) {
+      for (int id = 0; id < IDS; id++) {
+        Pending p = table.get(id);
+        if (p != null && remove(p)) {
+          complete(p, Exchange.Failure.TRANSPORT, "client closed");
+        }
       }
     }
   }
@@ -571,43 +656,101 @@ public final class DnsClient implements AutoCloseable {
     }
   }
 
-  /** Identifies a query in flight: socket, server and ID. */
-  private record InFlightKey(int channel, InetSocketAddress server, int id) {}
+  /** No deadline: the list is empty. */
+  private static final long NONE = Long.MIN_VALUE;
 
   /**
-   * A deadline in a FIFO. It does not hold the query, so an answered query (and its reply) is not
-   * kept alive until its deadline passes; the sequence tells a later query with the same key apart.
+   * The queries in flight with one timeout length, in send order (so in deadline order, give or
+   * take the microseconds between concurrent senders): an intrusive doubly linked list through
+   * {@link Pending}. A query is taken out when it ends, by a reply, a failure or its deadline.
    */
-  private record Deadline(InFlightKey key, long sequence, long at) {}
+  private static final class Deadlines {
+    final long timeoutNanos;
+    private Pending head;
+    private Pending tail;
+
+    Deadlines(long timeoutNanos) {
+      this.timeoutNanos = timeoutNanos;
+    }
+
+    /** Appends a query; true when it is the first in the list (the reader may need waking). */
+    synchronized boolean add(Pending p) {
+      p.previous = tail;
+      p.next = null;
+      if (tail == null) {
+        head = p;
+      } else {
+        tail.next = p;
+      }
+      tail = p;
+      p.linked = true;
+      return head == p;
+    }
+
+    synchronized void unlink(Pending p) {
+      if (!p.linked) {
+        return;
+      }
+      if (p.previous == null) {
+        head = p.next;
+      } else {
+        p.previous.next = p.next;
+      }
+      if (p.next == null) {
+        tail = p.previous;
+      } else {
+        p.next.previous = p.previous;
+      }
+      p.previous = null;
+      p.next = null;
+      p.linked = false;
+    }
+
+    /** The first query whose deadline passed, taken out of the list; null when none. */
+    synchronized Pending expired(long now) {
+      Pending p = head;
+      if (p == null || p.deadline - now > 0) {
+        return null;
+      }
+      unlink(p);
+      return p;
+    }
+
+    /** The earliest deadline, {@link #NONE} when nothing is in flight. */
+    synchronized long first() {
+      return head == null ? NONE : head.deadline;
+    }
+  }
 
   private static final class Pending {
     final EncodedQuery query;
     final ServerAddress server;
     final int channel;
     final long start;
-    final long timeoutNanos;
     final long deadline;
-    final long sequence;
-    final CompletableFuture<Exchange> future;
-    volatile InFlightKey key;
+    final Deadlines deadlines;
+    final Consumer<Exchange> done;
+    int id; // written before the query is published in its socket's table
     volatile Exchange.Failure flag;
+    // guarded by deadlines
+    Pending previous;
+    Pending next;
+    boolean linked;
 
     Pending(
         EncodedQuery query,
         ServerAddress server,
         int channel,
         long start,
-        long timeoutNanos,
-        long sequence,
-        CompletableFuture<Exchange> future) {
+        Deadlines deadlines,
+        Consumer<Exchange> done) {
       this.query = query;
       this.server = server;
       this.channel = channel;
       this.start = start;
-      this.timeoutNanos = timeoutNanos;
-      this.deadline = start + timeoutNanos;
-      this.sequence = sequence;
-      this.future = future;
+      this.deadline = start + deadlines.timeoutNanos;
+      this.deadlines = deadlines;
+      this.done = done;
     }
   }
 }

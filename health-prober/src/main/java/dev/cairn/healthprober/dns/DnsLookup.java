@@ -4,16 +4,19 @@ import dev.cairn.commonmodel.health.ProbeStatus;
 import dev.cairn.healthprober.peer.ServerAddress;
 import dev.cairn.healthprober.probe.DnsReply;
 import dev.cairn.healthprober.probe.QueryResult;
+import dev.cairn.healthprober.probe.RecordType;
 import dev.cairn.healthprober.probe.ReplyClassifier;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * One question asked of a list of servers: the first attempt goes to {@code servers[start]}, and
  * while the answer is unreachable (timeout, error, SERVFAIL, REFUSED) and attempts remain, the next
- * attempt goes to the next server in turn. Every reply is classified by the pure {@link
- * ReplyClassifier}.
+ * attempt goes to the next server in turn. Every reply is classified as the pure {@link
+ * ReplyClassifier} does it: the usual reply to an A or AAAA question straight from the wire ({@link
+ * WireReply#addressResult}), any other through the classifier itself.
  */
 public final class DnsLookup {
 
@@ -58,49 +61,83 @@ public final class DnsLookup {
       Duration timeout,
       String bailiwick,
       LatencyListener latency) {
-    if (servers.isEmpty()) {
-      return CompletableFuture.completedFuture(
-          new Answer(QueryResult.of(ProbeStatus.ERROR, "no servers"), null, null));
-    }
-    return attempt(
-        query,
-        servers,
-        Math.floorMod(start, servers.size()),
-        1,
-        attempts,
-        timeout,
-        bailiwick,
-        latency);
+    CompletableFuture<Answer> future = new CompletableFuture<>();
+    query(query, servers, start, attempts, timeout, bailiwick, latency, future::complete);
+    return future;
   }
 
-  private CompletableFuture<Answer> attempt(
+  /**
+   * Asks the question; {@code done} is told the answer exactly once, on the DNS reader thread (or
+   * the calling thread when nothing could be sent). Callbacks instead of futures keep the hot path
+   * of the prober free of per-query future chains.
+   *
+   * @param query the encoded question
+   * @param servers where to ask, in order of preference
+   * @param start the index of the first server to ask
+   * @param attempts how many queries at most
+   * @param timeout the timeout of each attempt
+   * @param bailiwick the zone CNAME targets must lie in ("" for any)
+   * @param latency told each reply's round-trip time
+   * @param done told the answer
+   */
+  public void query(
       EncodedQuery query,
       List<ServerAddress> servers,
-      int index,
-      int attempt,
+      int start,
       int attempts,
       Duration timeout,
       String bailiwick,
-      LatencyListener latency) {
-    ServerAddress server = servers.get(index);
-    return client
-        .send(query, server, timeout)
-        .thenCompose(
-            exchange -> {
-              Answer answer = classify(query, exchange, bailiwick, latency);
-              if (answer.result().status().reachable() || attempt >= attempts) {
-                return CompletableFuture.completedFuture(answer);
-              }
-              return attempt(
-                  query,
-                  servers,
-                  (index + 1) % servers.size(),
-                  attempt + 1,
-                  attempts,
-                  timeout,
-                  bailiwick,
-                  latency);
-            });
+      LatencyListener latency,
+      Consumer<Answer> done) {
+    if (servers.isEmpty()) {
+      done.accept(new Answer(QueryResult.of(ProbeStatus.ERROR, "no servers"), null, null));
+      return;
+    }
+    new Attempts(query, servers, attempts, timeout.toNanos(), bailiwick, latency, done)
+        .send(Math.floorMod(start, servers.size()), 1);
+  }
+
+  /** The attempts of one lookup. */
+  private final class Attempts {
+    private final EncodedQuery query;
+    private final List<ServerAddress> servers;
+    private final int attempts;
+    private final long timeoutNanos;
+    private final String bailiwick;
+    private final LatencyListener latency;
+    private final Consumer<Answer> done;
+
+    Attempts(
+        EncodedQuery query,
+        List<ServerAddress> servers,
+        int attempts,
+        long timeoutNanos,
+        String bailiwick,
+        LatencyListener latency,
+        Consumer<Answer> done) {
+      this.query = query;
+      this.servers = servers;
+      this.attempts = attempts;
+      this.timeoutNanos = timeoutNanos;
+      this.bailiwick = bailiwick;
+      this.latency = latency;
+      this.done = done;
+    }
+
+    void send(int index, int attempt) {
+      client.send(
+          query,
+          servers.get(index),
+          timeoutNanos,
+          exchange -> {
+            Answer answer = classify(query, exchange, bailiwick, latency);
+            if (answer.result().status().reachable() || attempt >= attempts) {
+              done.accept(answer);
+            } else {
+              send((index + 1) % servers.size(), attempt + 1);
+            }
+          });
+    }
   }
 
   private Answer classify(
@@ -113,10 +150,28 @@ public final class DnsLookup {
     if (latency != null) {
       latency.onReply(exchange.server(), exchange.rttNanos());
     }
-    DnsReply reply = ReplyReader.read(exchange.reply(), query);
+    WireReply wire = exchange.reply();
+    boolean addressQuery = query.type() == RecordType.A || query.type() == RecordType.AAAA;
+    if (addressQuery) {
+      QueryResult direct = wire.addressResult(query, maxRecords);
+      if (direct != null) {
+        return new Answer(direct, exchange.server(), null);
+      }
+    }
+    DnsReply reply;
+    try {
+      reply = ReplyReader.read(wire.message(), query);
+    } catch (WireReply.MalformedException e) {
+      return new Answer(
+          QueryResult.of(
+              ProbeStatus.ERROR,
+              "unreadable reply from " + exchange.server() + ": " + e.getMessage()),
+          exchange.server(),
+          null);
+    }
     QueryResult result =
         ReplyClassifier.classify(query.qname(), query.type(), reply, bailiwick, maxRecords);
-    return new Answer(result, exchange.server(), reply);
+    return new Answer(result, exchange.server(), addressQuery ? null : reply);
   }
 
   /**
@@ -124,7 +179,9 @@ public final class DnsLookup {
    *
    * @param result the classified result of the last attempt
    * @param server the server of the last attempt
-   * @param reply the last reply, {@code null} when the last attempt got none
+   * @param reply the last reply, for callers that read its records themselves (e.g. the NS records
+   *     of a referral); {@code null} for A and AAAA questions, whose result holds all they need,
+   *     and when the last attempt got no reply
    */
   public record Answer(QueryResult result, ServerAddress server, DnsReply reply) {}
 }

@@ -1,7 +1,6 @@
 package dev.cairn.healthprober.dns;
 
 import dev.cairn.healthprober.peer.ServerAddress;
-import org.xbill.DNS.Message;
 
 /**
  * The end of one query sent to one server: a reply that matched, or why there is none.
@@ -13,16 +12,16 @@ import org.xbill.DNS.Message;
  * @param rttNanos the time from sending to the reply (or the failure)
  * @param tcp true when the reply came over TCP after a truncated UDP reply
  */
-public record Exchange(
+record Exchange(
     ServerAddress server,
-    Message reply,
+    WireReply reply,
     Failure failure,
     String detail,
     long rttNanos,
     boolean tcp) {
 
   /** Why a query has no reply. */
-  public enum Failure {
+  enum Failure {
     /** Nothing arrived in time. */
     TIMEOUT,
     /** Only packets that could not be parsed arrived from the server with the query's ID. */
@@ -33,7 +32,7 @@ public record Exchange(
     TRANSPORT
   }
 
-  static Exchange answered(ServerAddress server, Message reply, long rttNanos, boolean tcp) {
+  static Exchange answered(ServerAddress server, WireReply reply, long rttNanos, boolean tcp) {
     return new Exchange(server, reply, null, "", rttNanos, tcp);
   }
 

@@ -24,6 +24,7 @@ public final class ServerAddress implements Comparable<ServerAddress> {
   private final IpLiteral ip;
   private final int port;
   private final InetSocketAddress socketAddress;
+  private final String text; // toString() is asked for with every probe outcome
 
   private ServerAddress(IpLiteral ip, int port) {
     this.ip = Objects.requireNonNull(ip, "ip");
@@ -37,6 +38,10 @@ public final class ServerAddress implements Comparable<ServerAddress> {
     } catch (UnknownHostException e) {
       throw new IllegalArgumentException("not an IP literal: " + ip.text(), e);
     }
+    this.text =
+        ip.family() == IpLiteral.Family.IPV6
+            ? "[" + ip.text() + "]:" + port
+            : ip.text() + ":" + port;
   }
 
   /** The server at an IP literal and port. */
@@ -156,9 +161,7 @@ public final class ServerAddress implements Comparable<ServerAddress> {
 
   @Override
   public String toString() {
-    return ip.family() == IpLiteral.Family.IPV6
-        ? "[" + ip.text() + "]:" + port
-        : ip.text() + ":" + port;
+    return text;
   }
 
   /**

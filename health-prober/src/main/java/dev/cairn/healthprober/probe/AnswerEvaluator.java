@@ -49,13 +49,16 @@ public final class AnswerEvaluator {
     Objects.requireNonNull(now, "now");
     AnswerState next;
     if (outcome.status().reachable()) {
+      // equal values are taken from the previous state: a steady answer then keeps no new objects
       next =
           new AnswerState(
               outcome.status(),
-              outcome.ipv4(),
-              outcome.ipv6(),
-              outcome.ttlSeconds(),
-              outcome.server(),
+              previous == null ? outcome.ipv4() : same(outcome.ipv4(), previous.ipv4()),
+              previous == null ? outcome.ipv6() : same(outcome.ipv6(), previous.ipv6()),
+              previous == null
+                  ? outcome.ttlSeconds()
+                  : same(outcome.ttlSeconds(), previous.ttlSeconds()),
+              previous == null ? outcome.server() : same(outcome.server(), previous.server()),
               now,
               null,
               previous == null ? null : previous.published());
@@ -136,6 +139,11 @@ public final class AnswerEvaluator {
       }
     }
     return null;
+  }
+
+  /** The older of two equal values, else the newer one. */
+  private static <T> T same(T newer, T older) {
+    return Objects.equals(newer, older) ? older : newer;
   }
 
   private static Instant earliest(Instant hint, Instant now) {

@@ -3,9 +3,10 @@ package dev.cairn.healthprober.probe;
 import dev.cairn.commonmodel.health.ProbeStatus;
 import dev.cairn.commonmodel.validation.IpLiteral;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.TreeSet;
 
 /**
  * What one probe of a (host, peer) found: the A and the AAAA query combined.
@@ -30,8 +31,8 @@ public record ProbeOutcome(
 
   public ProbeOutcome {
     Objects.requireNonNull(status, "status");
-    ipv4 = List.copyOf(new TreeSet<>(ipv4 == null ? List.of() : ipv4));
-    ipv6 = List.copyOf(new TreeSet<>(ipv6 == null ? List.of() : ipv6));
+    ipv4 = sortedDistinct(ipv4);
+    ipv6 = sortedDistinct(ipv6);
     detail = detail == null ? "" : detail;
   }
 
@@ -62,29 +63,58 @@ public record ProbeOutcome(
       return unreachable(aaaa.status(), server, null, describe("AAAA", aaaa));
     }
     if (a.status() == ProbeStatus.OK || aaaa.status() == ProbeStatus.OK) {
-      TreeSet<String> v4 = new TreeSet<>();
-      TreeSet<String> v6 = new TreeSet<>();
-      Long ttl = null;
-      for (QueryResult r : List.of(a, aaaa)) {
-        if (r.status() != ProbeStatus.OK) {
-          continue;
-        }
-        for (IpLiteral ip : r.addresses()) {
-          (ip.family() == IpLiteral.Family.IPV4 ? v4 : v6).add(ip.text());
-        }
-        if (r.ttlSeconds() != null) {
-          ttl = ttl == null ? r.ttlSeconds() : Math.min(ttl, r.ttlSeconds());
-        }
-      }
-      String detail = (a.detail() + " " + aaaa.detail()).strip();
-      return new ProbeOutcome(
-          ProbeStatus.OK, List.copyOf(v4), List.copyOf(v6), ttl, server, null, detail);
+      List<String> v4 = new ArrayList<>();
+      List<String> v6 = new ArrayList<>();
+      Long ttl = addTo(a, v4, v6, null);
+      ttl = addTo(aaaa, v4, v6, ttl);
+      String detail =
+          a.detail().isEmpty() && aaaa.detail().isEmpty()
+              ? ""
+              : (a.detail() + " " + aaaa.detail()).strip();
+      return new ProbeOutcome(ProbeStatus.OK, v4, v6, ttl, server, null, detail);
     }
     ProbeStatus status =
         a.status() == ProbeStatus.NXDOMAIN && aaaa.status() == ProbeStatus.NXDOMAIN
             ? ProbeStatus.NXDOMAIN
             : ProbeStatus.NODATA;
     return new ProbeOutcome(status, List.of(), List.of(), null, server, null, a.detail());
+  }
+
+  /** Adds the addresses of an OK result by family; returns the smaller TTL. */
+  private static Long addTo(QueryResult r, List<String> v4, List<String> v6, Long ttl) {
+    if (r.status() != ProbeStatus.OK) {
+      return ttl;
+    }
+    for (IpLiteral ip : r.addresses()) {
+      (ip.family() == IpLiteral.Family.IPV4 ? v4 : v6).add(ip.text());
+    }
+    if (r.ttlSeconds() == null) {
+      return ttl;
+    }
+    return ttl == null ? r.ttlSeconds() : Math.min(ttl, r.ttlSeconds());
+  }
+
+  /** Sorted, without duplicates, immutable; an already sorted immutable list is returned as is. */
+  private static List<String> sortedDistinct(List<String> in) {
+    if (in == null || in.isEmpty()) {
+      return List.of();
+    }
+    boolean ascending = true;
+    for (int i = 1; i < in.size() && ascending; i++) {
+      ascending = in.get(i - 1).compareTo(in.get(i)) < 0;
+    }
+    if (ascending) {
+      return List.copyOf(in);
+    }
+    String[] a = in.toArray(new String[0]);
+    Arrays.sort(a);
+    int n = 0;
+    for (String s : a) {
+      if (n == 0 || !a[n - 1].equals(s)) {
+        a[n++] = s;
+      }
+    }
+    return List.of(Arrays.copyOf(a, n));
   }
 
   private static String describe(String type, QueryResult r) {

@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NavigableSet;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
@@ -20,7 +21,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps the state of every (host, peer), folds each probe outcome in through the pure {@link
  * AnswerEvaluator}, and hands the records it decides to publish (and tombstones) to the {@link
- * Outbox}. Updates of one key are atomic ({@link ConcurrentHashMap#compute}).
+ * Outbox}. Updates of one (host, peer) are atomic ({@link ConcurrentHashMap#compute}). States are
+ * held per peer and host, so an outcome costs no key building; the Kafka key is made only for a
+ * record.
  */
 final class AnswerRecorder implements PeerProbe.Listener {
 
@@ -32,7 +35,13 @@ final class AnswerRecorder implements PeerProbe.Listener {
   private final Clock clock;
   private final Function<String, NavigableSet<Duration>> thresholds;
   private final BiPredicate<String, String> wanted;
-  private final ConcurrentHashMap<String, AnswerState> states = new ConcurrentHashMap<>();
+
+  /** Geo tag to host to state. */
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, AnswerState>> states =
+      new ConcurrentHashMap<>();
+
+  /** Keys found on the topic at start that name no (peer, host): withdrawn at the first chance. */
+  private final Set<String> strays = ConcurrentHashMap.newKeySet();
 
   /**
    * @param outbox where records go
@@ -59,9 +68,21 @@ final class AnswerRecorder implements PeerProbe.Listener {
     return PREFIX + geoTag + "/" + host;
   }
 
+  private ConcurrentHashMap<String, AnswerState> of(String geoTag) {
+    return states.computeIfAbsent(geoTag, g -> new ConcurrentHashMap<>());
+  }
+
   /** Takes over what was published before a restart, so success and failure times carry on. */
   void seed(Map<String, PeerAnswer> published) {
-    published.forEach((key, answer) -> states.putIfAbsent(key, AnswerState.of(answer)));
+    published.forEach(
+        (key, answer) -> {
+          String[] parts = parse(key);
+          if (parts == null) {
+            strays.add(key);
+          } else {
+            of(parts[0]).putIfAbsent(parts[1], AnswerState.of(answer));
+          }
+        });
   }
 
   @Override
@@ -71,25 +92,26 @@ final class AnswerRecorder implements PeerProbe.Listener {
       return;
     }
     Instant now = clock.instant();
-    states.compute(
-        key(geoTag, host),
-        (key, previous) -> {
-          AnswerEvaluator.Evaluation e =
-              AnswerEvaluator.evaluate(host, geoTag, previous, outcome, t, now);
-          if (e.publish() != null) {
-            outbox.put(topic, key, e.publish());
-            log.atDebug()
-                .addKeyValue("peer", geoTag)
-                .addKeyValue("host", host)
-                .addKeyValue("status", e.publish().status())
-                .addKeyValue("ipv4", e.publish().ipv4())
-                .addKeyValue("ipv6", e.publish().ipv6())
-                .addKeyValue("reason", e.reason())
-                .addKeyValue("detail", outcome.detail())
-                .log("peer answer published");
-          }
-          return e.state();
-        });
+    of(geoTag)
+        .compute(
+            host,
+            (h, previous) -> {
+              AnswerEvaluator.Evaluation e =
+                  AnswerEvaluator.evaluate(host, geoTag, previous, outcome, t, now);
+              if (e.publish() != null) {
+                outbox.put(topic, key(geoTag, host), e.publish());
+                log.atDebug()
+                    .addKeyValue("peer", geoTag)
+                    .addKeyValue("host", host)
+                    .addKeyValue("status", e.publish().status())
+                    .addKeyValue("ipv4", e.publish().ipv4())
+                    .addKeyValue("ipv6", e.publish().ipv6())
+                    .addKeyValue("reason", e.reason())
+                    .addKeyValue("detail", outcome.detail())
+                    .log("peer answer published");
+              }
+              return e.state();
+            });
   }
 
   /**
@@ -100,17 +122,27 @@ final class AnswerRecorder implements PeerProbe.Listener {
    */
   int withdraw(BiPredicate<String, String> keep) {
     int withdrawn = 0;
-    Iterator<Map.Entry<String, AnswerState>> it = states.entrySet().iterator();
-    while (it.hasNext()) {
-      Map.Entry<String, AnswerState> e = it.next();
-      String[] parts = parse(e.getKey());
-      if (parts != null && keep.test(parts[0], parts[1])) {
-        continue;
-      }
-      if (states.remove(e.getKey(), e.getValue())) {
-        outbox.put(topic, e.getKey(), null);
+    for (String key : strays) {
+      if (strays.remove(key)) {
+        outbox.put(topic, key, null);
         withdrawn++;
-        log.atDebug().addKeyValue("key", e.getKey()).log("peer answer withdrawn");
+        log.atDebug().addKeyValue("key", key).log("peer answer withdrawn");
+      }
+    }
+    for (Map.Entry<String, ConcurrentHashMap<String, AnswerState>> peer : states.entrySet()) {
+      String geoTag = peer.getKey();
+      Iterator<Map.Entry<String, AnswerState>> it = peer.getValue().entrySet().iterator();
+      while (it.hasNext()) {
+        Map.Entry<String, AnswerState> e = it.next();
+        if (keep.test(geoTag, e.getKey())) {
+          continue;
+        }
+        if (peer.getValue().remove(e.getKey(), e.getValue())) {
+          String key = key(geoTag, e.getKey());
+          outbox.put(topic, key, null);
+          withdrawn++;
+          log.atDebug().addKeyValue("key", key).log("peer answer withdrawn");
+        }
       }
     }
     return withdrawn;
@@ -131,11 +163,16 @@ final class AnswerRecorder implements PeerProbe.Listener {
 
   /** The current state of a (peer, host), {@code null} if none. */
   AnswerState state(String geoTag, String host) {
-    return states.get(key(geoTag, host));
+    Map<String, AnswerState> peer = states.get(geoTag);
+    return peer == null ? null : peer.get(host);
   }
 
   /** The number of (host, peer) states. */
   int size() {
-    return states.size();
+    int n = 0;
+    for (Map<String, AnswerState> peer : states.values()) {
+      n += peer.size();
+    }
+    return n;
   }
 }

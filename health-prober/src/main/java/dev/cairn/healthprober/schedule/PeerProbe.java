@@ -14,10 +14,12 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -30,7 +32,9 @@ import java.util.function.Function;
  * <p>A host probe sends the A and the AAAA question at once; each retries on the peer's next server
  * while unreachable. While the circuit is open, no query is sent: the host gets an outcome with the
  * status of the failures that opened it (TIMEOUT or ERROR), and {@code failingSince} from the start
- * of the peer's failure run, so the published state stays honest at almost no cost.
+ * of the peer's failure run, so the published state stays honest at almost no cost. Such settling
+ * runs on the sweeping thread or the scheduler's, never on the DNS reader thread, which serves the
+ * replies of every peer.
  */
 final class PeerProbe {
 
@@ -65,6 +69,9 @@ final class PeerProbe {
   private final Clock clock;
   private final ProbeMetrics metrics;
   private final Listener listener;
+  private final Executor settler;
+  private final AtomicBoolean settleQueued = new AtomicBoolean();
+  private final DnsLookup.LatencyListener latency = this::latency;
   private final Queue<String> queue = new ConcurrentLinkedQueue<>();
   private final Set<String> queued = ConcurrentHashMap.newKeySet();
   private final AtomicInteger wip = new AtomicInteger();
@@ -84,7 +91,8 @@ final class PeerProbe {
       Settings settings,
       Clock clock,
       ProbeMetrics metrics,
-      Listener listener) {
+      Listener listener,
+      Executor settler) {
     this.geoTag = peer.geoTag();
     this.servers = peer.servers();
     this.breaker = breaker;
@@ -95,6 +103,7 @@ final class PeerProbe {
     this.clock = clock;
     this.metrics = metrics;
     this.listener = listener;
+    this.settler = settler;
   }
 
   String geoTag() {
@@ -169,14 +178,29 @@ final class PeerProbe {
    * While the circuit is open this settles the whole queue on the calling thread (no queries).
    */
   void drain() {
+    drain(true);
+  }
+
+  /**
+   * @param maySettle false on the DNS reader thread (after a reply): a queue to settle because the
+   *     circuit is open is handed to the settler, so the thread that reads every peer's replies
+   *     never spends time in proportion to the number of hosts
+   */
+  private void drain(boolean maySettle) {
     if (wip.getAndIncrement() != 0) {
       return;
     }
     int missed = 1;
+    boolean handOff = false;
     do {
       ProbeOutcome open = null;
+      int settled = 0;
       while (!closed && !queue.isEmpty()) {
         if (!breaker.tryAcquirePermission()) {
+          if (!maySettle) {
+            handOff = true;
+            break;
+          }
           // open: settle the host without a query and without a bulkhead slot
           String host = queue.poll();
           if (host == null) {
@@ -186,6 +210,7 @@ final class PeerProbe {
             open = openOutcome();
           }
           settle(host, open);
+          settled++;
           continue;
         }
         if (!bulkhead.tryAcquirePermission()) {
@@ -200,8 +225,22 @@ final class PeerProbe {
         }
         start(host);
       }
+      if (settled > 0) {
+        metrics.skipped(geoTag, settled);
+      }
       missed = wip.addAndGet(-missed);
     } while (missed != 0);
+    if (handOff && settleQueued.compareAndSet(false, true)) {
+      try {
+        settler.execute(
+            () -> {
+              settleQueued.set(false);
+              drain(true);
+            });
+      } catch (RejectedExecutionException e) {
+        settleQueued.set(false); // shutting down
+      }
+    }
   }
 
   /**
@@ -217,7 +256,6 @@ final class PeerProbe {
   }
 
   private void settle(String host, ProbeOutcome outcome) {
-    metrics.skipped(geoTag);
     if (queries.apply(host) != null) {
       listener.onOutcome(geoTag, host, outcome);
     }
@@ -234,25 +272,69 @@ final class PeerProbe {
       return;
     }
     inFlight.incrementAndGet();
-    long t0 = System.nanoTime();
-    Instant started = clock.instant();
-    List<ServerAddress> s = servers;
-    int raw = preferred.get();
-    int first = Math.floorMod(raw, s.size());
-    CompletableFuture<DnsLookup.Answer> a =
-        lookup.query(
-            q.a(), s, first, settings.attempts(), settings.timeout(), q.bailiwick(), this::latency);
-    CompletableFuture<DnsLookup.Answer> aaaa =
-        lookup.query(
-            q.aaaa(),
-            s,
-            first,
-            settings.attempts(),
-            settings.timeout(),
-            q.bailiwick(),
-            this::latency);
-    a.thenCombine(aaaa, (ra, rb) -> combine(ra, rb, s, raw))
-        .whenComplete((outcome, error) -> finish(host, t0, started, outcome, error));
+    HostProbe probe = new HostProbe(host, System.nanoTime(), clock.instant(), servers);
+    int first = Math.floorMod(probe.preferred, probe.servers.size());
+    lookup.query(
+        q.a(),
+        probe.servers,
+        first,
+        settings.attempts(),
+        settings.timeout(),
+        q.bailiwick(),
+        latency,
+        probe::a);
+    lookup.query(
+        q.aaaa(),
+        probe.servers,
+        first,
+        settings.attempts(),
+        settings.timeout(),
+        q.bailiwick(),
+        latency,
+        probe::aaaa);
+  }
+
+  /** One probe of a host: its A and AAAA lookups, finished when both have answered. */
+  private final class HostProbe {
+    final String host;
+    final long t0;
+    final Instant started;
+    final List<ServerAddress> servers;
+    final int preferred = PeerProbe.this.preferred.get();
+    final AtomicInteger pending = new AtomicInteger(2);
+    DnsLookup.Answer a; // written before the decrement of pending, read after it reached 0
+    DnsLookup.Answer aaaa;
+
+    HostProbe(String host, long t0, Instant started, List<ServerAddress> servers) {
+      this.host = host;
+      this.t0 = t0;
+      this.started = started;
+      this.servers = servers;
+    }
+
+    void a(DnsLookup.Answer answer) {
+      a = answer;
+      arrived();
+    }
+
+    void aaaa(DnsLookup.Answer answer) {
+      aaaa = answer;
+      arrived();
+    }
+
+    private void arrived() {
+      if (pending.decrementAndGet() != 0) {
+        return;
+      }
+      ProbeOutcome outcome = null;
+      Throwable error = null;
+      try {
+        outcome = combine(a, aaaa, servers, preferred);
+      } catch (RuntimeException e) {
+        error = e;
+      }
+      finish(host, t0, started, outcome, error);
+    }
   }
 
   private void latency(ServerAddress server, long nanos) {
@@ -310,6 +392,6 @@ final class PeerProbe {
     inFlight.decrementAndGet();
     queued.remove(host);
     bulkhead.onComplete();
-    drain();
+    drain(false);
   }
 }

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The prober's meters that carry a peer tag: {@code cairn.prober.probe.latency} (histogram of reply
@@ -17,7 +18,11 @@ public final class ProbeMetrics {
 
   private final MeterRegistry registry;
   private final ConcurrentHashMap<String, Timer> latency = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, Counter> results = new ConcurrentHashMap<>();
+
+  /** Per peer, one counter per status (by ordinal), registered on first use. */
+  private final ConcurrentHashMap<String, AtomicReferenceArray<Counter>> results =
+      new ConcurrentHashMap<>();
+
   private final ConcurrentHashMap<String, Counter> skipped = new ConcurrentHashMap<>();
 
   public ProbeMetrics(MeterRegistry registry) {
@@ -25,34 +30,44 @@ public final class ProbeMetrics {
   }
 
   void latency(String peer, long nanos) {
-    latency
-        .computeIfAbsent(
-            peer,
-            p ->
-                Timer.builder("cairn.prober.probe.latency")
-                    .description("round trip of a DNS reply from a peer")
-                    .tag("peer", p)
-                    .publishPercentileHistogram()
-                    .minimumExpectedValue(Duration.ofNanos(20_000))
-                    .maximumExpectedValue(Duration.ofSeconds(10))
-                    .register(registry))
-        .record(nanos, TimeUnit.NANOSECONDS);
+    Timer t = latency.get(peer); // no lambda allocated on the hot path
+    if (t == null) {
+      t = latencyTimer(peer);
+    }
+    t.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private Timer latencyTimer(String peer) {
+    return latency.computeIfAbsent(
+        peer,
+        p ->
+            Timer.builder("cairn.prober.probe.latency")
+                .description("round trip of a DNS reply from a peer")
+                .tag("peer", p)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(20_000))
+                .maximumExpectedValue(Duration.ofSeconds(10))
+                .register(registry));
   }
 
   void result(String peer, ProbeStatus status) {
-    results
-        .computeIfAbsent(
-            peer + "|" + status,
-            k ->
-                Counter.builder("cairn.prober.results")
-                    .description("host probes by outcome")
-                    .tag("peer", peer)
-                    .tag("status", status.name())
-                    .register(registry))
-        .increment();
+    AtomicReferenceArray<Counter> byStatus =
+        results.computeIfAbsent(peer, p -> new AtomicReferenceArray<>(ProbeStatus.values().length));
+    Counter c = byStatus.get(status.ordinal());
+    if (c == null) {
+      // the registry hands racing callers the same counter
+      c =
+          Counter.builder("cairn.prober.results")
+              .description("host probes by outcome")
+              .tag("peer", peer)
+              .tag("status", status.name())
+              .register(registry);
+      byStatus.set(status.ordinal(), c);
+    }
+    c.increment();
   }
 
-  void skipped(String peer) {
+  void skipped(String peer, int probes) {
     skipped
         .computeIfAbsent(
             peer,
@@ -61,7 +76,7 @@ public final class ProbeMetrics {
                     .description("host probes not sent because the peer's circuit was open")
                     .tag("peer", p)
                     .register(registry))
-        .increment();
+        .increment(probes);
   }
 
   /** Removes the meters of a peer that is gone. */
@@ -74,15 +89,13 @@ public final class ProbeMetrics {
     if (s != null) {
       registry.remove(s);
     }
-    results
-        .entrySet()
-        .removeIf(
-            e -> {
-              if (e.getKey().startsWith(peer + "|")) {
-                registry.remove(e.getValue());
-                return true;
-              }
-              return false;
-            });
+    AtomicReferenceArray<Counter> byStatus = results.remove(peer);
+    if (byStatus != null) {
+      for (int i = 0; i < byStatus.length(); i++) {
+        if (byStatus.get(i) != null) {
+          registry.remove(byStatus.get(i));
+        }
+      }
+    }
   }
 }

@@ -23,7 +23,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -33,6 +32,7 @@ import java.util.NavigableSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -52,6 +52,8 @@ public final class ProbeScheduler implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(ProbeScheduler.class);
   private static final long PLAN_PERIOD_MILLIS = 250;
+  private static final long SETTLE_DELAY_MAX_MILLIS = 1_000;
+  private static final long SETTLE_POLL_MILLIS = 5;
 
   /**
    * The probing settings.
@@ -235,17 +237,48 @@ public final class ProbeScheduler implements AutoCloseable {
   }
 
   /**
-   * Queues the hosts at every peer, then starts them, peers with an open circuit last: those settle
-   * their whole queue on this thread, and must not hold back the queries to healthy peers.
+   * Queues the hosts at every peer and starts them. A peer whose circuit is open answers its hosts
+   * without queries (settling), and that bookkeeping brings no news until a staleness threshold
+   * passes, so it waits until the live peers' probes of this round are done (at most {@link
+   * #SETTLE_DELAY_MAX_MILLIS}): a dead peer never takes CPU from the probes of the live ones. (When
+   * a circuit opens during a round, the hosts still queued there are settled at once, off the DNS
+   * thread: that is news.)
    */
   private void probeAll(Collection<String> hosts) {
-    List<PeerProbe> all = new ArrayList<>(probes.values());
-    all.sort(Comparator.comparing(p -> p.breaker().getState() == CircuitBreaker.State.OPEN));
-    for (PeerProbe p : all) {
+    List<PeerProbe> live = new ArrayList<>();
+    List<PeerProbe> open = new ArrayList<>();
+    for (PeerProbe p : probes.values()) {
+      (p.breaker().getState() == CircuitBreaker.State.OPEN ? open : live).add(p);
+    }
+    for (PeerProbe p : live) {
       p.offer(hosts);
     }
-    for (PeerProbe p : all) {
+    for (PeerProbe p : live) {
       p.drain();
+    }
+    if (!open.isEmpty()) {
+      settleWhenLiveDone(
+          open, hosts, live, System.nanoTime() + SETTLE_DELAY_MAX_MILLIS * 1_000_000L);
+    }
+  }
+
+  private void settleWhenLiveDone(
+      List<PeerProbe> open, Collection<String> hosts, List<PeerProbe> live, long deadline) {
+    boolean liveDone = live.stream().allMatch(p -> p.queued() == 0);
+    if (liveDone || System.nanoTime() - deadline >= 0) {
+      for (PeerProbe p : open) {
+        p.offer(hosts);
+        p.drain();
+      }
+      return;
+    }
+    try {
+      ticker.schedule(
+          guarded("settle", () -> settleWhenLiveDone(open, hosts, live, deadline)),
+          SETTLE_POLL_MILLIS,
+          TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      // closed
     }
   }
 
@@ -345,7 +378,8 @@ public final class ProbeScheduler implements AutoCloseable {
               new PeerProbe.Settings(settings.queryTimeout(), settings.queryAttempts()),
               clock,
               metrics,
-              recorder);
+              recorder,
+              ticker);
       probes.put(peer.geoTag(), probe);
       if (!plan.hosts().isEmpty()) {
         probe.enqueue(plan.hosts());

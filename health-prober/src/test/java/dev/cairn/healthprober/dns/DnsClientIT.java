@@ -5,18 +5,32 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cairn.commonmodel.health.ProbeStatus;
 import dev.cairn.healthprober.peer.ServerAddress;
 import dev.cairn.healthprober.probe.RecordType;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.xbill.DNS.ARecord;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Flags;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Record;
 import org.xbill.DNS.Section;
+import org.xbill.DNS.Type;
 
 class DnsClientIT {
 
@@ -57,13 +71,13 @@ class DnsClientIT {
   }
 
   @Test
-  void matchesTheReplyToItsQuery() {
+  void matchesTheReplyToItsQuery() throws Exception {
     server.answer("a.test", "192.0.2.1", "192.0.2.2");
 
     Exchange e = send("a.test", RecordType.A);
 
     assertThat(e.failure()).isNull();
-    assertThat(e.reply().getSection(Section.ANSWER))
+    assertThat(e.reply().message().getSection(Section.ANSWER))
         .extracting(r -> ((ARecord) r).getAddress().getHostAddress())
         .containsExactly("192.0.2.1", "192.0.2.2");
     assertThat(e.server()).isEqualTo(server.address());
@@ -132,7 +146,7 @@ class DnsClientIT {
   }
 
   @Test
-  void retriesATruncatedReplyOverTcp() {
+  void retriesATruncatedReplyOverTcp() throws Exception {
     server
         .answer("big.test", "192.0.2.1", "192.0.2.2")
         .mode("big.test", TestDnsServer.Mode.TRUNCATE);
@@ -141,7 +155,7 @@ class DnsClientIT {
 
     assertThat(e.failure()).isNull();
     assertThat(e.tcp()).isTrue();
-    assertThat(e.reply().getSection(Section.ANSWER)).hasSize(2);
+    assertThat(e.reply().message().getSection(Section.ANSWER)).hasSize(2);
     assertThat(server.tcpQueries()).isEqualTo(1);
     assertThat(client.truncated()).isEqualTo(1);
   }
@@ -179,7 +193,7 @@ class DnsClientIT {
     for (int i = 0; i < n; i++) {
       Exchange e = futures.get(i).join();
       assertThat(e.failure()).as("query %d", i).isNull();
-      ARecord a = (ARecord) e.reply().getSection(Section.ANSWER).get(0);
+      ARecord a = (ARecord) e.reply().message().getSection(Section.ANSWER).get(0);
       assertThat(a.getAddress().getHostAddress()).isEqualTo("192.0.2." + (i % 250 + 1));
     }
     assertThat(client.sent()).isEqualTo(n);
@@ -204,7 +218,7 @@ class DnsClientIT {
 
       assertThat(v6.address().toString()).startsWith("[::1]:");
       assertThat(e.failure()).isNull();
-      assertThat(e.reply().getSection(Section.ANSWER)).hasSize(1);
+      assertThat(e.reply().message().getSection(Section.ANSWER)).hasSize(1);
     }
   }
 
@@ -229,6 +243,110 @@ class DnsClientIT {
       assertThat(answer.result().status()).isEqualTo(ProbeStatus.OK);
       assertThat(answer.server()).isEqualTo(server.address());
       assertThat(dead.totalQueries()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void endsEveryQueryExactlyOnceWhenAnswersAndTimeoutsInterleave() {
+    int n = 200;
+    for (int i = 0; i < n; i += 2) {
+      server.answer("h" + i + ".test", "192.0.2." + (i % 250 + 1));
+      server.mode("h" + (i + 1) + ".test", TestDnsServer.Mode.DROP);
+    }
+    AtomicIntegerArray ends = new AtomicIntegerArray(n);
+    List<CompletableFuture<Exchange>> futures = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      int index = i;
+      CompletableFuture<Exchange> f = new CompletableFuture<>();
+      client.send(
+          client.encode("h" + i + ".test", RecordType.A, false),
+          server.address(),
+          TIMEOUT.toNanos(),
+          e -> {
+            ends.incrementAndGet(index);
+            f.complete(e);
+          });
+      futures.add(f);
+    }
+
+    for (int i = 0; i < n; i++) {
+      Exchange e = futures.get(i).join();
+      assertThat(e.failure())
+          .as("query %d", i)
+          .isEqualTo(i % 2 == 0 ? null : Exchange.Failure.TIMEOUT);
+    }
+    assertThat(client.timeouts()).isEqualTo(n / 2);
+    assertThat(client.answered()).isEqualTo(n / 2);
+    assertThat(client.inFlight()).isZero();
+    for (int i = 0; i < n; i++) {
+      assertThat(ends.get(i)).as("ends of query %d", i).isEqualTo(1);
+    }
+  }
+
+  /** Every ID drawn is 0x1212: IDs become predictable, so the other checks can be tested. */
+  static final class FixedIds extends SecureRandom {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void nextBytes(byte[] bytes) {
+      Arrays.fill(bytes, (byte) 0x12);
+    }
+
+    @Override
+    public int nextInt(int bound) {
+      return ThreadLocalRandom.current().nextInt(bound); // source ports stay random
+    }
+  }
+
+  @Test
+  void acceptsAReplyOnlyFromTheAddressAndPortAsked() throws Exception {
+    try (DnsClient fixed = new DnsClient(new DnsClient.Settings(1, 1232, 1), new FixedIds());
+        DatagramChannel spoofer = DatagramChannel.open()) {
+      server.answer("a.test", "192.0.2.1").delay("a.test", Duration.ofMillis(300));
+      spoofer.bind(new InetSocketAddress("127.0.0.1", 0));
+      Message forged = new Message(0x1212);
+      forged.getHeader().setFlag(Flags.QR);
+      forged.addRecord(
+          Record.newRecord(Name.fromString("a.test."), Type.A, DClass.IN), Section.QUESTION);
+      forged.addRecord(
+          new ARecord(
+              Name.fromString("a.test."), DClass.IN, 30, InetAddress.getByName("203.0.113.66")),
+          Section.ANSWER);
+
+      CompletableFuture<Exchange> f =
+          fixed.send(
+              fixed.encode("a.test", RecordType.A, false), server.address(), Duration.ofSeconds(2));
+      // right socket, ID and question, wrong source port
+      int port = fixed.sourcePorts().get(0);
+      spoofer.send(ByteBuffer.wrap(forged.toWire()), new InetSocketAddress("127.0.0.1", port));
+      Exchange e = f.join();
+
+      assertThat(e.failure()).isNull();
+      assertThat(e.reply().id()).isEqualTo(0x1212);
+      assertThat(e.reply().message().getSection(Section.ANSWER))
+          .extracting(r -> ((ARecord) r).getAddress().getHostAddress())
+          .containsExactly("192.0.2.1");
+      assertThat(fixed.unmatched()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void neverReusesAnIdOnASocketWhileItsQueryIsInFlight() throws Exception {
+    try (DnsClient fixed = new DnsClient(new DnsClient.Settings(1, 1232, 1), new FixedIds())) {
+      server.mode("dropped.test", TestDnsServer.Mode.DROP).answer("a.test", "192.0.2.1");
+      CompletableFuture<Exchange> first =
+          fixed.send(fixed.encode("dropped.test", RecordType.A, false), server.address(), TIMEOUT);
+
+      Exchange second =
+          fixed.send(fixed.encode("a.test", RecordType.A, false), server.address(), TIMEOUT).join();
+
+      assertThat(second.failure()).isEqualTo(Exchange.Failure.TRANSPORT);
+      assertThat(second.detail()).contains("no free query ID");
+      assertThat(first.join().failure()).isEqualTo(Exchange.Failure.TIMEOUT);
+      Exchange third =
+          fixed.send(fixed.encode("a.test", RecordType.A, false), server.address(), TIMEOUT).join();
+      assertThat(third.failure()).isNull();
+      assertThat(fixed.inFlight()).isZero();
     }
   }
 

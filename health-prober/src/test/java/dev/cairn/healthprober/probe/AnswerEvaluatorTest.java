@@ -52,6 +52,18 @@ class AnswerEvaluatorTest {
   }
 
   @Test
+  void aSteadyAnswerKeepsThePreviousValuesAndMovesOnlyTheSuccessTime() {
+    AnswerState s = eval(null, ok("192.0.2.1", "192.0.2.2"), T0).state();
+
+    AnswerState next = eval(s, ok("192.0.2.1", "192.0.2.2"), at(5)).state();
+
+    assertThat(next.ipv4()).isSameAs(s.ipv4()); // no new objects kept for an unchanged answer
+    assertThat(next.server()).isSameAs(s.server());
+    assertThat(next.lastSuccess()).isEqualTo(at(5));
+    assertThat(next.published()).isSameAs(s.published());
+  }
+
+  @Test
   void doesNotPublishTheSameAnswerAgain() {
     AnswerState s = eval(null, ok("192.0.2.1"), T0).state();
 

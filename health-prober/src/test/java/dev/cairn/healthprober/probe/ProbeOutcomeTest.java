@@ -35,6 +35,28 @@ class ProbeOutcomeTest {
   }
 
   @Test
+  void keepsTargetsSortedAndDistinctWhateverOrderTheyCameIn() {
+    List<String> sorted = List.of("192.0.2.1", "192.0.2.9");
+
+    ProbeOutcome unsorted =
+        new ProbeOutcome(
+            ProbeStatus.OK,
+            java.util.Arrays.asList("192.0.2.9", "192.0.2.1", "192.0.2.9"),
+            List.of("2001:db8::2", "2001:db8::1"),
+            30L,
+            "s",
+            null,
+            "");
+    ProbeOutcome already = new ProbeOutcome(ProbeStatus.OK, sorted, List.of(), 30L, "s", null, "");
+
+    assertThat(unsorted.ipv4()).isEqualTo(sorted);
+    assertThat(unsorted.ipv6()).containsExactly("2001:db8::1", "2001:db8::2");
+    assertThat(already.ipv4()).isSameAs(sorted); // nothing to copy
+    assertThat(ProbeOutcome.combine(ok(30, "192.0.2.1", "192.0.2.1"), ok(30), "s").ipv4())
+        .containsExactly("192.0.2.1");
+  }
+
+  @Test
   void anAddressInOneFamilyAndAnEmptyOtherIsOk() {
     ProbeOutcome o = ProbeOutcome.combine(ok(30, "192.0.2.1"), of(ProbeStatus.NODATA), "s");
 

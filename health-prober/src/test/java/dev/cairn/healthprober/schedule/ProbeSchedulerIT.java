@@ -45,6 +45,7 @@ class ProbeSchedulerIT {
   private Outbox outbox;
   private RecordingOutbox recorded;
   private CircuitBreakerRegistry breakers;
+  private SimpleMeterRegistry meters;
   private ProbeScheduler scheduler;
 
   @BeforeEach
@@ -56,6 +57,7 @@ class ProbeSchedulerIT {
     outbox = new Outbox();
     recorded = new RecordingOutbox(outbox);
     breakers = CircuitBreakerRegistry.ofDefaults();
+    meters = new SimpleMeterRegistry();
   }
 
   @AfterEach
@@ -96,7 +98,7 @@ class ProbeSchedulerIT {
             TOPIC,
             breakers,
             BulkheadRegistry.ofDefaults(),
-            new ProbeMetrics(new SimpleMeterRegistry()),
+            new ProbeMetrics(meters),
             Clock.systemUTC());
     return scheduler;
   }
@@ -208,6 +210,50 @@ class ProbeSchedulerIT {
 
     assertThat(us.totalQueries()).isEqualTo(queriesWhenOpen);
     assertThat(history("us", "h0.cloud.test")).hasSize(1);
+  }
+
+  @Test
+  void aDeadPeersBookkeepingWaitsUntilTheLivePeersProbesAreDone() {
+    CircuitBreakerConfig cb =
+        CircuitBreakerConfig.custom()
+            .slidingWindow(10, 10, CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+            .failureRateThreshold(80)
+            .waitDurationInOpenState(Duration.ofHours(1))
+            .build();
+    List<String> hosts = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      hosts.add("h" + i + ".cloud.test");
+      eu.answer("localtargets-h" + i + ".cloud.test", "192.0.2.1");
+    }
+    us.blackHole(true);
+    topology.put(gslb("many", hosts.toArray(String[]::new)));
+    scheduler(Duration.ofMillis(200), 50, cb).replan();
+    await()
+        .until(
+            () ->
+                breakers.circuitBreaker("peer-us").getState() == CircuitBreaker.State.OPEN
+                    && scheduler.idle());
+    for (String h : hosts) {
+      eu.delay("localtargets-" + h, Duration.ofMillis(400)); // the live peer answers slowly
+    }
+    double settled = skipped("us");
+
+    scheduler.sweep();
+
+    // the dead peer's hosts are settled only once none of the live peer's probes is left
+    await().until(() -> skipped("us") > settled);
+    assertThat(queued("eu")).isZero();
+    await().until(() -> skipped("us") == settled + hosts.size());
+  }
+
+  private double skipped(String peer) {
+    var c = meters.find("cairn.prober.probes.skipped").tag("peer", peer).counter();
+    return c == null ? 0 : c.count();
+  }
+
+  @SuppressWarnings("unchecked")
+  private int queued(String peer) {
+    return (Integer) ((Map<String, Object>) scheduler.describePeers().get(peer)).get("queued");
   }
 
   @Test
