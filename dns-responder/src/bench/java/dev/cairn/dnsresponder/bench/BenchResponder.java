@@ -65,6 +65,11 @@ public final class BenchResponder {
             new Zones(List.of(zone)), inputs, new SnapshotBuilder.Limits(60, 1_000_000), Instant.now());
     AnswerView view =
         AnswerView.serving(((BuildResult.Built) result).snapshot(), ServingState.SYNCED);
+    // Answering allocates nothing, so the garbage of this build would sit in the young generation
+    // until some later trickle fills it, and that first young collection, which copies the whole
+    // fresh snapshot (tens of ms on one core), could land in a measured window. Collect it now, as
+    // a long-running responder's first collections would long before.
+    System.gc();
     QueryAnswerer answerer =
         new QueryAnswerer(
             new TargetSelector(

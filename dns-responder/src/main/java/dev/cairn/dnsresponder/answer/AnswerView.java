@@ -22,9 +22,9 @@ import org.xbill.DNS.SOARecord;
 import org.xbill.DNS.TextParseException;
 
 /**
- * What the server answers from at one moment: the zones, the snapshot (absent while unsynced) and
- * the apex records compiled once per snapshot (SOA, NS, glue), so queries only look things up.
- * Immutable; swapped as a whole.
+ * What the server answers from at one moment: the zones, the snapshot (absent while unsynced), the
+ * apex records compiled once per snapshot (SOA, NS, glue) and the {@link WireIndex} (every name and
+ * its records already in wire form), so queries only look things up. Immutable; swapped as a whole.
  */
 public final class AnswerView {
 
@@ -32,6 +32,7 @@ public final class AnswerView {
   private final ZoneSnapshot snapshot;
   private final ServingState state;
   private final Map<String, Apex> apexes;
+  private final WireIndex wire;
 
   /**
    * The compiled apex records of one zone.
@@ -48,6 +49,7 @@ public final class AnswerView {
     this.snapshot = snapshot;
     this.state = Objects.requireNonNull(state, "state");
     this.apexes = snapshot == null ? Map.of() : compile(snapshot);
+    this.wire = WireIndex.compile(zones, snapshot, apexes);
   }
 
   /** The view before anything is known: in-zone names get SERVFAIL. */
@@ -81,6 +83,11 @@ public final class AnswerView {
   /** Where the records come from. */
   public ServingState state() {
     return state;
+  }
+
+  /** The same data compiled for answering straight from wire bytes. */
+  WireIndex wire() {
+    return wire;
   }
 
   Apex apex(String zoneName) {

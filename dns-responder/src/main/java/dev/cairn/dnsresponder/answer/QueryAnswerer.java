@@ -8,6 +8,7 @@ import dev.cairn.dnsresponder.zone.ZoneSnapshot;
 import dev.cairn.dnsresponder.zone.ZoneSpec;
 import java.io.ByteArrayOutputStream;
 import java.net.InetAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -59,9 +60,16 @@ public final class QueryAnswerer {
 
   private static final int MIN_UDP = 512;
 
+  /**
+   * What {@link #answer(AnswerView, WireQuery, InetAddress, boolean, ByteBuffer)} returns when the
+   * full path must answer.
+   */
+  public static final int NOT_HANDLED = WireAnswerer.NOT_HANDLED;
+
   private final TargetSelector selector;
   private final int ednsUdpSize;
   private final int maxAnswerRecords;
+  private final WireAnswerer wire;
 
   /**
    * @param selector picks address targets (weights, geo, shuffle)
@@ -72,6 +80,35 @@ public final class QueryAnswerer {
     this.selector = selector;
     this.ednsUdpSize = Math.max(MIN_UDP, ednsUdpSize);
     this.maxAnswerRecords = maxAnswerRecords;
+    this.wire = new WireAnswerer(selector, this.ednsUdpSize, maxAnswerRecords);
+  }
+
+  /**
+   * Answers a query of the common shape straight into wire bytes (the fast path): the response
+   * {@link #answer(AnswerView, Message, InetAddress)} gives for the same query, record for record,
+   * without building dnsjava objects. It declines, before drawing any target, what the full path
+   * must decide (see {@link WireAnswerer}); the caller then parses the query and calls the full
+   * path.
+   *
+   * @param view what to answer from
+   * @param query a query {@link WireQuery#read read} successfully
+   * @param source the client's address (the transport peer)
+   * @param udp whether the response goes over UDP (the client's size limit applies)
+   * @param out a heap buffer of at least 512 octets; on success it holds the response from position
+   *     0 to its limit
+   * @return the response code, or {@link #NOT_HANDLED}
+   */
+  public int answer(
+      AnswerView view, WireQuery query, InetAddress source, boolean udp, ByteBuffer out) {
+    return wire.answer(view, query, source, udp, out);
+  }
+
+  /**
+   * The empty truncated reply to a query of the common shape, into {@code out} from position 0 to
+   * its limit: what {@link Reply#truncatedWire()} gives for it.
+   */
+  public void truncated(WireQuery query, ByteBuffer out) {
+    wire.truncated(query, out);
   }
 
   /**
@@ -337,7 +374,7 @@ public final class QueryAnswerer {
     return new String(text, 0, n);
   }
 
-  private static RecordKind kindOf(int qtype) {
+  static RecordKind kindOf(int qtype) {
     return switch (qtype) {
       case Type.A -> RecordKind.A;
       case Type.AAAA -> RecordKind.AAAA;

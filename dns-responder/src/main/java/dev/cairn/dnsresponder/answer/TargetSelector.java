@@ -86,6 +86,43 @@ public final class TargetSelector {
     return new Selection(chosen, scope);
   }
 
+  /** The most targets {@link #select} can return for {@code set}. */
+  int maxAnswer(RecordSet set) {
+    if (set.weighted() && mode == WeightedAnswer.ONE) {
+      return 1;
+    }
+    return Math.min(set.targets().size(), maxRecords);
+  }
+
+  /**
+   * Whether {@link #select} answers {@code set} for {@code client} with a plain shuffle (no
+   * weights, no geo filter), which {@link #plainOrder} draws without building lists.
+   */
+  boolean isPlain(RecordSet set, InetAddress client) {
+    return !set.weighted() && !(set.geoip() && client != null);
+  }
+
+  /**
+   * The answer of a plain set as target indices: fills {@code order[0..n)} with a random
+   * permutation drawn exactly as {@link #select} shuffles (the same calls on the generator, so the
+   * same answer from the same state) and returns how many of them the answer carries.
+   *
+   * @param n the number of targets
+   * @param order at least {@code n} ints
+   */
+  int plainOrder(int n, int[] order) {
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    for (int i = n - 1; i > 0; i--) {
+      int j = random.nextInt(i + 1);
+      int tmp = order[i];
+      order[i] = order[j];
+      order[j] = tmp;
+    }
+    return Math.min(n, maxRecords);
+  }
+
   /**
    * The targets of one answer.
    *

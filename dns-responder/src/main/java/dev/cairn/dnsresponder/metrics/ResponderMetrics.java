@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.xbill.DNS.Rcode;
 import org.xbill.DNS.Type;
 
@@ -29,13 +30,25 @@ import org.xbill.DNS.Type;
  */
 public final class ResponderMetrics {
 
+  /** The question types counted by name; every other type counts as {@code OTHER} (bucket 0). */
+  private static final int[] TYPE_BUCKETS = {
+    0, Type.A, Type.AAAA, Type.CNAME, Type.TXT, Type.SOA, Type.NS, Type.ANY
+  };
+
+  /** Query counters sit in an array (no boxing per query) for rcodes below this: all we send. */
+  private static final int ARRAY_RCODES = 32;
+
   private final MeterRegistry registry;
   private final Timer latency;
   private final Counter dropped;
   private final Counter slipped;
   private final Counter rateDropped;
   private final Counter rebuildFailures;
-  private final ConcurrentHashMap<Integer, Counter> queries = new ConcurrentHashMap<>();
+
+  // By (rcode, qtype bucket, transport); filled on first use.
+  private final AtomicReferenceArray<Counter> queries =
+      new AtomicReferenceArray<>(ARRAY_RCODES * TYPE_BUCKETS.length * 2);
+  private final ConcurrentHashMap<Integer, Counter> otherQueries = new ConcurrentHashMap<>();
 
   public ResponderMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -72,23 +85,30 @@ public final class ResponderMetrics {
 
   /** Counts an answered query and its latency. */
   public void answered(int rcode, int qtype, boolean udp, long nanos) {
-    int type = typeBucket(qtype);
-    int key = (rcode << 12) | (type << 1) | (udp ? 1 : 0);
-    Counter counter = queries.get(key);
-    if (counter == null) {
-      counter =
-          queries.computeIfAbsent(
-              key,
-              k ->
-                  Counter.builder("responder.queries")
-                      .description("Queries answered, by response code and question type")
-                      .tag("rcode", Rcode.string(rcode))
-                      .tag("qtype", type == 0 ? "OTHER" : Type.string(type))
-                      .tag("transport", udp ? "udp" : "tcp")
-                      .register(registry));
+    int bucket = typeBucket(qtype);
+    int index = (rcode * TYPE_BUCKETS.length + bucket) * 2 + (udp ? 1 : 0);
+    Counter counter;
+    if (rcode >= 0 && rcode < ARRAY_RCODES) {
+      counter = queries.get(index);
+      if (counter == null) {
+        counter = register(rcode, bucket, udp); // racing threads get the same counter
+        queries.set(index, counter);
+      }
+    } else {
+      counter = otherQueries.computeIfAbsent(index, k -> register(rcode, bucket, udp));
     }
     counter.increment();
     latency.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private Counter register(int rcode, int bucket, boolean udp) {
+    int type = TYPE_BUCKETS[bucket];
+    return Counter.builder("responder.queries")
+        .description("Queries answered, by response code and question type")
+        .tag("rcode", Rcode.string(rcode))
+        .tag("qtype", type == 0 ? "OTHER" : Type.string(type))
+        .tag("transport", udp ? "udp" : "tcp")
+        .register(registry);
   }
 
   /** Counts a dropped message. */
@@ -108,7 +128,13 @@ public final class ResponderMetrics {
 
   private static int typeBucket(int qtype) {
     return switch (qtype) {
-      case Type.A, Type.AAAA, Type.CNAME, Type.TXT, Type.SOA, Type.NS, Type.ANY -> qtype;
+      case Type.A -> 1;
+      case Type.AAAA -> 2;
+      case Type.CNAME -> 3;
+      case Type.TXT -> 4;
+      case Type.SOA -> 5;
+      case Type.NS -> 6;
+      case Type.ANY -> 7;
       default -> 0;
     };
   }

@@ -161,13 +161,13 @@ public final class DnsServer implements AutoCloseable {
   }
 
   private void serveUdp() {
-    ByteBuffer in = ByteBuffer.allocateDirect(MAX_UDP);
+    ByteBuffer in = ByteBuffer.allocate(MAX_UDP);
+    QueryProcessor.Workspace workspace = processor.workspace();
     while (running) {
       SocketAddress from;
       try {
         in.clear();
         from = udp.receive(in);
-        in.flip();
       } catch (ClosedChannelException e) {
         return;
       } catch (IOException e) {
@@ -175,9 +175,16 @@ public final class DnsServer implements AutoCloseable {
         continue;
       }
       try {
-        byte[] response = processor.process(in, ((InetSocketAddress) from).getAddress(), true);
+        ByteBuffer response =
+            processor.process(
+                in.array(),
+                0,
+                in.position(),
+                ((InetSocketAddress) from).getAddress(),
+                true,
+                workspace);
         if (response != null) {
-          udp.send(ByteBuffer.wrap(response), from);
+          udp.send(response, from);
         }
       } catch (ClosedChannelException e) {
         return;
@@ -199,6 +206,7 @@ public final class DnsServer implements AutoCloseable {
   }
 
   private void serveTcp() {
+    QueryProcessor.Workspace workspace = processor.workspace();
     long idleNanos = settings.tcpIdleTimeout().toNanos();
     long lastSweep = System.nanoTime();
     while (running) {
@@ -208,7 +216,7 @@ public final class DnsServer implements AutoCloseable {
         while (keys.hasNext()) {
           SelectionKey key = keys.next();
           keys.remove();
-          handle(key);
+          handle(key, workspace);
         }
         long now = System.nanoTime();
         if (now - lastSweep > idleNanos / 2) {
@@ -229,7 +237,7 @@ public final class DnsServer implements AutoCloseable {
     }
   }
 
-  private void handle(SelectionKey key) throws IOException {
+  private void handle(SelectionKey key, QueryProcessor.Workspace workspace) throws IOException {
     if (!key.isValid()) {
       return;
     }
@@ -251,7 +259,7 @@ public final class DnsServer implements AutoCloseable {
     SocketChannel channel = (SocketChannel) key.channel();
     try {
       if (key.isReadable()) {
-        read(key, channel, c);
+        read(key, channel, c, workspace);
       }
       if (key.isValid() && key.isWritable()) {
         write(key, channel, c);
@@ -261,7 +269,9 @@ public final class DnsServer implements AutoCloseable {
     }
   }
 
-  private void read(SelectionKey key, SocketChannel channel, Connection c) throws IOException {
+  private void read(
+      SelectionKey key, SocketChannel channel, Connection c, QueryProcessor.Workspace workspace)
+      throws IOException {
     int n = channel.read(c.in);
     if (n < 0) {
       closeConnection(key);
@@ -285,13 +295,14 @@ public final class DnsServer implements AutoCloseable {
         break;
       }
       c.in.getShort();
-      byte[] query = new byte[length];
-      c.in.get(query);
       InetAddress peer = ((InetSocketAddress) channel.getRemoteAddress()).getAddress();
-      byte[] response = processor.process(query, peer, false);
+      ByteBuffer response =
+          processor.process(
+              c.in.array(), c.in.arrayOffset() + c.in.position(), length, peer, false, workspace);
+      c.in.position(c.in.position() + length);
       if (response != null) {
-        ByteBuffer framed = ByteBuffer.allocate(2 + response.length);
-        framed.putShort((short) response.length).put(response).flip();
+        ByteBuffer framed = ByteBuffer.allocate(2 + response.remaining());
+        framed.putShort((short) response.remaining()).put(response).flip();
         c.out.add(framed);
       }
     }

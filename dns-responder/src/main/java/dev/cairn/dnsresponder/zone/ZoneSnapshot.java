@@ -54,6 +54,11 @@ public final class ZoneSnapshot {
     return nodes.get(name);
   }
 
+  /** Every name with its node (immutable), for indexes compiled from the snapshot. */
+  public Map<String, Node> nodes() {
+    return nodes;
+  }
+
   /** Number of names, empty non-terminals and apexes included. */
   public int nameCount() {
     return nodes.size();

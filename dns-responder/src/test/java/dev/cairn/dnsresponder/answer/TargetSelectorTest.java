@@ -260,4 +260,51 @@ class TargetSelectorTest {
 
     assertThat(seen).containsExactlyInAnyOrder("192.0.2.1", "192.0.2.2");
   }
+
+  @Test
+  void plainOrderDrawsExactlyWhatSelectDraws() {
+    String[] targets = new String[12];
+    for (int i = 0; i < targets.length; i++) {
+      targets[i] = "192.0.2." + (i + 1);
+    }
+    RecordSet set = set(Map.of(), targets);
+    TargetSelector listing =
+        new TargetSelector(
+            new SplittableRandom(5), GeoLocator.NONE, List.of("datacenter"), WeightedAnswer.ONE, 8);
+    TargetSelector indexing =
+        new TargetSelector(
+            new SplittableRandom(5), GeoLocator.NONE, List.of("datacenter"), WeightedAnswer.ONE, 8);
+    int[] order = new int[targets.length];
+
+    assertThat(indexing.isPlain(set, null)).isTrue();
+    assertThat(indexing.maxAnswer(set)).isEqualTo(8);
+    for (int round = 0; round < 200; round++) {
+      List<Target> selected = listing.select(set, null).targets();
+      int count = indexing.plainOrder(targets.length, order);
+
+      assertThat(count).isEqualTo(selected.size()).isEqualTo(8);
+      for (int k = 0; k < count; k++) {
+        assertThat(set.targets().get(order[k])).isSameAs(selected.get(k));
+      }
+    }
+  }
+
+  @Test
+  void weightedAndGeoSetsAreNotPlain() {
+    TargetSelector selector = selector(WeightedAnswer.ONE, 1);
+    RecordSet weighted =
+        set(
+            Map.of("weight-eu-0-80", "192.0.2.1", "weight-us-0-20", "192.0.2.2"),
+            "192.0.2.1",
+            "192.0.2.2");
+    RecordSet geo = set(Map.of("strategy", "geoip"), "192.0.2.1", "192.0.2.2");
+    InetAddress client = QueryAnswererTest.address("198.51.100.1");
+
+    assertThat(selector.isPlain(weighted, client)).isFalse();
+    assertThat(selector.maxAnswer(weighted)).isEqualTo(1);
+    assertThat(selector.maxAnswer(set(Map.of(), "192.0.2.1", "192.0.2.2"))).isEqualTo(2);
+    assertThat(selector.isPlain(geo, client)).isFalse();
+    assertThat(selector.isPlain(geo, null)).isTrue(); // no client: select shuffles every target
+    assertThat(selector(WeightedAnswer.ALL_ORDERED, 1).maxAnswer(weighted)).isEqualTo(2);
+  }
 }
