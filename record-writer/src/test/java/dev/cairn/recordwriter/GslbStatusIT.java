@@ -89,13 +89,15 @@ class GslbStatusIT {
   /**
    * Waits until the writer has planned every status sent before: statuses are planned one by one in
    * the order they arrive (one partition), so once a new marker Gslb has its status, every earlier
-   * status has been planned and written.
+   * status has been planned; writes go out several at a time, so then no write may be queued or in
+   * flight either.
    */
   private void barrier(String ns) {
     String marker = "marker-" + System.nanoTime();
     String uid = uid(api.createGslb(ns, marker));
     statuses.send(healthy(ns, marker, uid, "192.0.2.250"));
     awaitRecords(ns, marker, "192.0.2.250");
+    await().atMost(WAIT).until(writer::writesSettled);
   }
 
   /**

@@ -18,12 +18,16 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
@@ -35,6 +39,9 @@ import java.util.function.UnaryOperator;
  * <p>The CRUD mock (8.0.0) writes {@code PUT .../status} without comparing the resourceVersion in
  * the body with the stored one; a real API server refuses a stale one with 409. This dispatcher
  * adds that check, so the writer's optimistic status writes are tested as a real server runs them.
+ *
+ * <p>{@link #delayWrites} holds the answers to DNSEndpoint and Gslb status writes back (without
+ * blocking the server), so writes sent at the same time are in flight together at the server.
  */
 final class MockKubernetes implements AutoCloseable {
 
@@ -77,7 +84,8 @@ final class MockKubernetes implements AutoCloseable {
    * @param namespace the object's namespace
    * @param name the object's name (from the body for a POST)
    * @param status the response status
-   * @param atNanos when it was answered ({@link System#nanoTime()})
+   * @param atNanos when the server handled it ({@link System#nanoTime()}); the answer goes out
+   *     then, or {@link #delayWrites} later
    */
   record Write(
       String resource, String method, String namespace, String name, int status, long atNanos) {}
@@ -170,11 +178,36 @@ final class MockKubernetes implements AutoCloseable {
         .toList();
   }
 
+  /** Every write of every kind, in the order the server handled them. */
+  List<Write> everyWrite() {
+    return List.copyOf(dispatcher.writes);
+  }
+
   /** Every write to DNSEndpoints. */
   List<Write> writes() {
     return dispatcher.writes.stream()
         .filter(w -> w.resource().equals(DNS_ENDPOINT_WRITES))
         .toList();
+  }
+
+  /**
+   * From now on, the answer to every DNSEndpoint and Gslb status write leaves the server {@code
+   * delay} after the write was handled (a timer on the server's event loop, which serves other
+   * requests meanwhile): a slow API server, so a writer's concurrent writes overlap there.
+   */
+  void delayWrites(Duration delay) {
+    dispatcher.writeDelay = delay;
+  }
+
+  /**
+   * From now on, DNSEndpoint creates are answered by a constant-time stub instead of the CRUD store
+   * (whose every request scans all stored objects, so it slows as it fills): the object is kept in
+   * a map, given a uid and a resourceVersion, and returned; a second create of a name is refused
+   * with 409. No watch event is sent, and reads do not see these objects. For benchmarks that
+   * measure the writer apart from the mock (each create is still recorded).
+   */
+  void answerCreatesInConstantTime() {
+    dispatcher.stubCreates = true;
   }
 
   /**
@@ -233,6 +266,10 @@ final class MockKubernetes implements AutoCloseable {
     final List<Write> writes = new CopyOnWriteArrayList<>();
     final AtomicReference<Hook> updateHook = new AtomicReference<>();
     final AtomicReference<Hook> statusHook = new AtomicReference<>();
+    volatile Duration writeDelay;
+    volatile boolean stubCreates;
+    final Map<String, Boolean> stubbed = new ConcurrentHashMap<>();
+    final AtomicLong stubVersion = new AtomicLong(1_000_000_000L);
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
@@ -254,6 +291,8 @@ final class MockKubernetes implements AutoCloseable {
       MockResponse response;
       if (resource.equals(GSLB_STATUS_WRITES) && method.equals("PUT")) {
         response = statusUpdate(request, bare, body);
+      } else if (stubCreates && resource.equals(DNS_ENDPOINT_WRITES) && method.equals("POST")) {
+        response = stubCreate(body);
       } else {
         Hook h = updateHook.get();
         if (resource.equals(DNS_ENDPOINT_WRITES)
@@ -275,7 +314,35 @@ final class MockKubernetes implements AutoCloseable {
                   ? parts[parts.length - 2]
                   : parts[parts.length - 1];
       writes.add(new Write(resource, method, namespace, name, response.code(), System.nanoTime()));
+      Duration delay = writeDelay;
+      if (delay != null && !resource.equals(EVENT_WRITES) && !resource.equals(GSLB_WRITES)) {
+        response.setBodyDelay(delay);
+      }
       return response;
+    }
+
+    private MockResponse stubCreate(String body) {
+      GenericKubernetesResource r = unmarshal(body);
+      String key = r.getMetadata().getNamespace() + "/" + r.getMetadata().getName();
+      if (stubbed.putIfAbsent(key, Boolean.TRUE) != null) {
+        return new MockResponse()
+            .setResponseCode(409)
+            .setBody(
+                client
+                    .getKubernetesSerialization()
+                    .asJson(
+                        new StatusBuilder()
+                            .withStatus("Failure")
+                            .withReason("AlreadyExists")
+                            .withCode(409)
+                            .build()));
+      }
+      r.getMetadata().setUid(UUID.randomUUID().toString());
+      r.getMetadata().setResourceVersion(Long.toString(stubVersion.incrementAndGet()));
+      r.getMetadata().setGeneration(1L);
+      return new MockResponse()
+          .setResponseCode(201)
+          .setBody(client.getKubernetesSerialization().asJson(r));
     }
 
     /** A status PUT: run the hook, then refuse a stale resourceVersion as the API server does. */

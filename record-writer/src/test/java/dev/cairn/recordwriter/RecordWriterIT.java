@@ -118,7 +118,8 @@ class RecordWriterIT {
   /**
    * Waits until the writer has applied everything sent before: a marker is created, then updated. A
    * batch applies its creates before its updates, so the update (planned in a later batch than the
-   * create) proves that the batch holding the create, and every earlier one, is done.
+   * create) proves that the batch holding the create, and every earlier one, is planned; writes go
+   * out several at a time, so then no write may be queued or in flight either.
    */
   private void barrier(String ns) {
     String marker = "marker-" + System.nanoTime();
@@ -126,6 +127,7 @@ class RecordWriterIT {
     awaitObject(ns, marker);
     decisions.send(publish(ns, marker, "192.0.2.251"));
     awaitTargets(ns, marker, "192.0.2.251");
+    await().atMost(WAIT).until(writer::writesSettled);
   }
 
   private List<String> methods(String ns, String route) {

@@ -1,6 +1,7 @@
 package dev.cairn.recordwriter;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
@@ -56,6 +57,21 @@ final class WriterRun implements AutoCloseable {
     return context.getBean(MeterRegistry.class).find(name).counters().stream()
         .mapToDouble(Counter::count)
         .sum();
+  }
+
+  /** A gauge's value summed over all its tags, 0 when it is not registered. */
+  double gauge(String name) {
+    return context.getBean(MeterRegistry.class).find(name).gauges().stream()
+        .mapToDouble(Gauge::value)
+        .sum();
+  }
+
+  /**
+   * True when the writer has no write queued or in flight: every write planned so far has its
+   * result.
+   */
+  boolean writesSettled() {
+    return gauge("cairn.writer.writes.in.flight") == 0 && gauge("cairn.writer.write.queue") == 0;
   }
 
   /** The mean of a timer over all its tags, in milliseconds. */

@@ -26,6 +26,7 @@ import dev.cairn.recordwriter.reconcile.GslbStatusReconciler;
 import dev.cairn.recordwriter.reconcile.GslbStatusReports;
 import dev.cairn.recordwriter.reconcile.RecordReconciler;
 import dev.cairn.recordwriter.reconcile.RecordReports;
+import dev.cairn.recordwriter.reconcile.WriteScheduler;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -122,9 +123,8 @@ public class WriterConfiguration {
       DnsEndpointMapper mapper,
       DnsEndpointCache cache,
       CrdSchema schema,
-      WriteRateLimiter limiter,
       WriterMetrics metrics) {
-    return new DnsEndpointStore(client, mapper, cache, schema, limiter, metrics);
+    return new DnsEndpointStore(client, mapper, cache, schema, metrics);
   }
 
   @Bean
@@ -138,14 +138,42 @@ public class WriterConfiguration {
   }
 
   @Bean
-  GslbStore gslbStore(
-      KubernetesClient client, GslbCache cache, WriteRateLimiter limiter, WriterMetrics metrics) {
+  GslbStore gslbStore(KubernetesClient client, GslbCache cache, WriterMetrics metrics) {
     return new GslbStore(
-        client,
-        cache,
-        CrdSchema.load(GSLB_CRD_RESOURCE, GslbStore.CONTEXT.getVersion()),
-        limiter,
-        metrics);
+        client, cache, CrdSchema.load(GSLB_CRD_RESOURCE, GslbStore.CONTEXT.getVersion()), metrics);
+  }
+
+  @Bean
+  WriteScheduler writeScheduler(
+      WriterProperties properties,
+      WriteRateLimiter limiter,
+      Clock writerClock,
+      WriterMetrics metrics) {
+    WriteScheduler scheduler =
+        WriteScheduler.of(
+            properties.maxConcurrentWrites(),
+            properties.statusWriteMaxDelay(),
+            limiter::acquire,
+            writerClock,
+            wait -> metrics.writeWait("dnsendpoint", wait),
+            wait -> metrics.writeWait("gslb_status", wait));
+    metrics.gauge(
+        "cairn.writer.writes.in.flight",
+        "DNSEndpoint and Gslb status writes in flight",
+        scheduler::inFlight);
+    metrics.gauge(
+        "cairn.writer.write.queue",
+        "Planned writes waiting for their turn",
+        "kind",
+        "dnsendpoint",
+        scheduler::queuedRecordWrites);
+    metrics.gauge(
+        "cairn.writer.write.queue",
+        "Planned writes waiting for their turn",
+        "kind",
+        "gslb_status",
+        scheduler::queuedStatusWrites);
+    return scheduler;
   }
 
   @Bean
@@ -209,7 +237,8 @@ public class WriterConfiguration {
       WriterMetrics metrics,
       Clock writerClock,
       LeaderElection election,
-      WriterProperties properties) {
+      WriterProperties properties,
+      WriteScheduler scheduler) {
     RecordReconciler reconciler =
         new RecordReconciler(
             plan,
@@ -221,7 +250,8 @@ public class WriterConfiguration {
             metrics,
             writerClock,
             election::isLeader,
-            properties.resyncPeriod());
+            properties.resyncPeriod(),
+            scheduler);
     election.addListener(reconciler::onLeadership);
     metrics.gauge(
         "cairn.writer.records.in.grace",
@@ -271,7 +301,8 @@ public class WriterConfiguration {
       WriterMetrics metrics,
       Clock writerClock,
       LeaderElection election,
-      WriterProperties properties) {
+      WriterProperties properties,
+      WriteScheduler scheduler) {
     GslbStatusReconciler reconciler =
         new GslbStatusReconciler(
             store,
@@ -281,7 +312,8 @@ public class WriterConfiguration {
             metrics,
             writerClock,
             election::isLeader,
-            properties.resyncPeriod());
+            properties.resyncPeriod(),
+            scheduler);
     election.addListener(reconciler::onLeadership);
     metrics.gauge(
         "cairn.writer.gslb.status.pending",
@@ -348,10 +380,19 @@ public class WriterConfiguration {
       GslbStore gslbStore,
       GslbStatusReconciler statusReconciler,
       StateFeed<GslbStatus> statusFeed,
+      WriteScheduler scheduler,
       EventWriter events,
       LeaderElection election) {
     return new WriterLifecycle(
-        store, reconciler, feed, gslbStore, statusReconciler, statusFeed, events, election);
+        store,
+        reconciler,
+        feed,
+        gslbStore,
+        statusReconciler,
+        statusFeed,
+        scheduler,
+        events,
+        election);
   }
 
   @Bean

@@ -17,6 +17,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param resyncPeriod how often everything Cairn owns is listed and converged
  * @param leaderElection the Lease that makes one instance the writer
  * @param rateLimit the token bucket every DNSEndpoint and Gslb status write goes through
+ * @param maxConcurrentWrites how many DNSEndpoint and Gslb status writes may be in flight at once
+ *     (never two to the same object); 1 to 64
+ * @param statusWriteMaxDelay how long a Gslb status write yields to DNSEndpoint writes (what DNS
+ *     answers goes first); once it has waited this long it goes before DNSEndpoint writes queued
+ *     after it had. Zero or more
  * @param fieldManager the field manager named in {@code managedFields} of the objects written
  * @param events the Kubernetes Events recorded on source objects (conflicts, rejected endpoints,
  *     Gslb problems)
@@ -29,6 +34,8 @@ public record WriterProperties(
     @DefaultValue("10m") Duration resyncPeriod,
     @DefaultValue LeaderElection leaderElection,
     @DefaultValue RateLimit rateLimit,
+    @DefaultValue("8") int maxConcurrentWrites,
+    @DefaultValue("5s") Duration statusWriteMaxDelay,
     @DefaultValue("cairn-record-writer") String fieldManager,
     @DefaultValue Events events) {
 
@@ -39,6 +46,14 @@ public record WriterProperties(
     }
     if (gracePeriod == null) {
       throw new IllegalArgumentException("writer.grace-period must be set");
+    }
+    if (maxConcurrentWrites < 1 || maxConcurrentWrites > 64) {
+      throw new IllegalArgumentException(
+          "writer.max-concurrent-writes must be 1 to 64, got " + maxConcurrentWrites);
+    }
+    if (statusWriteMaxDelay == null || statusWriteMaxDelay.isNegative()) {
+      throw new IllegalArgumentException(
+          "writer.status-write-max-delay must be zero or positive, got " + statusWriteMaxDelay);
     }
     if (fieldManager == null || fieldManager.isBlank() || fieldManager.length() > 128) {
       throw new IllegalArgumentException(

@@ -21,9 +21,10 @@ import org.slf4j.Logger;
 
 /**
  * One namespaced custom resource kind as a store sees it: every object read or seen by an informer
- * goes into the store's cache, and every write is rate-limited, sent only while {@code mayWrite}
- * holds, and optimistic: a 409 reads the object again into the cache and reports a conflict (plan
- * again, never resend), a 404 forgets it.
+ * goes into the store's cache, and every write is sent only while {@code mayWrite} holds and is
+ * optimistic: a 409 reads the object again into the cache and reports a conflict (plan again, never
+ * resend), a 404 forgets it. Writes are rate-limited before they get here, by the scheduler that
+ * calls the store. Thread-safe: writes to different objects may run at the same time.
  */
 final class CachedResources {
 
@@ -40,7 +41,6 @@ final class CachedResources {
   private final ResourceDefinitionContext context;
   private final Cache cache;
   private final Function<GenericKubernetesResource, ObjectKey> keyOf;
-  private final WriteRateLimiter limiter;
   private final Logger log;
   private final String logKey;
 
@@ -48,7 +48,6 @@ final class CachedResources {
    * Access to one kind.
    *
    * @param keyOf the key of an object of this kind
-   * @param limiter the write rate limit shared by all kinds
    * @param log the store's logger
    */
   CachedResources(
@@ -56,13 +55,11 @@ final class CachedResources {
       ResourceDefinitionContext context,
       Cache cache,
       Function<GenericKubernetesResource, ObjectKey> keyOf,
-      WriteRateLimiter limiter,
       Logger log) {
     this.client = client;
     this.context = context;
     this.cache = cache;
     this.keyOf = keyOf;
-    this.limiter = limiter;
     this.log = log;
     this.logKey = context.getKind().toLowerCase(Locale.ROOT);
   }
@@ -117,13 +114,12 @@ final class CachedResources {
   }
 
   /**
-   * Sends one write: waits for a rate-limit token, checks {@code mayWrite}, makes the call and
-   * turns an API error into a result.
+   * Sends one write: checks {@code mayWrite}, makes the call and turns an API error into a result.
    *
    * @param key the object written
    * @param create true for a create: a 409 means the name is taken, a 404 is not "gone"
    * @param subject how results name an existing object ("the Gslb", "the object")
-   * @param mayWrite checked after the rate-limit wait, right before the call
+   * @param mayWrite checked right before the call
    * @param call the API call; it updates the cache and returns the result of a call that succeeded
    * @param timed told the result tag and the duration of a call that was made
    */
@@ -134,12 +130,6 @@ final class CachedResources {
       BooleanSupplier mayWrite,
       Supplier<WriteResult> call,
       BiConsumer<String, Duration> timed) {
-    try {
-      limiter.acquire();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return WriteResult.of(WriteResult.Status.SKIPPED, "interrupted while rate-limited");
-    }
     if (!mayWrite.getAsBoolean()) {
       return WriteResult.of(WriteResult.Status.SKIPPED, "not the leader, or shutting down");
     }

@@ -18,7 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Kubernetes resourceVersions are opaque, but etcd (and the CRUD mock) use increasing integers;
  * when both versions parse as numbers an older observation never replaces a newer one, so a late
- * watch event cannot roll the view back. A delete leaves a short-lived marker for the same reason.
+ * watch event cannot roll the view back. A delete leaves a short-lived marker for the same reason,
+ * which also keeps out the deleted version itself (a list taken while the delete was in flight).
  * Thread-safe.
  */
 public final class DnsEndpointCache implements CachedResources.Cache {
@@ -36,6 +37,12 @@ public final class DnsEndpointCache implements CachedResources.Cache {
     Entry existing = owned.get(key);
     if (existing != null && version >= 0 && existing.version() > version) {
       return;
+    }
+    if (existing != null
+        && existing.object() == null
+        && version >= 0
+        && existing.version() == version) {
+      return; // deleted at this version: a list taken before the delete (writes run concurrently)
     }
     if (Ownership.isOwned(r.getMetadata().getLabels())) {
       foreign.remove(key);

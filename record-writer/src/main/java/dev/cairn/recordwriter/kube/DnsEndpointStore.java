@@ -26,11 +26,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The DNSEndpoint API adapter: reads (list of owned objects, get by name, an informer on owned
- * objects) and writes. Every write is checked against the CRD schema, waits for a rate-limit token,
- * is sent only while {@code mayWrite} holds, and is conditional: an update carries the
- * resourceVersion it was planned from and a delete carries it as a precondition, so a concurrent
- * change makes the write fail with 409 instead of overwriting it. After a 409 the object is read
- * again into the cache and the caller plans again.
+ * objects) and writes. Every write is checked against the CRD schema, is sent only while {@code
+ * mayWrite} holds, and is conditional: an update carries the resourceVersion it was planned from
+ * and a delete carries it as a precondition, so a concurrent change makes the write fail with 409
+ * instead of overwriting it. After a 409 the object is read again into the cache and the caller
+ * plans again. Writes are paced and spread over threads by the caller ({@code WriteScheduler}: the
+ * rate limit, at most one write per object at a time); the store is thread-safe.
  */
 public final class DnsEndpointStore {
 
@@ -58,10 +59,8 @@ public final class DnsEndpointStore {
       DnsEndpointMapper mapper,
       DnsEndpointCache cache,
       CrdSchema schema,
-      WriteRateLimiter limiter,
       WriterMetrics metrics) {
-    this.dnsEndpoints =
-        new CachedResources(client, CONTEXT, cache, DnsEndpointMapper::keyOf, limiter, log);
+    this.dnsEndpoints = new CachedResources(client, CONTEXT, cache, DnsEndpointMapper::keyOf, log);
     this.mapper = mapper;
     this.cache = cache;
     this.schema = schema;
@@ -140,7 +139,7 @@ public final class DnsEndpointStore {
    *
    * @param change the write
    * @param base for an update, the object as read when planning (its resourceVersion is used)
-   * @param mayWrite checked after the rate-limit wait, right before the call
+   * @param mayWrite checked right before the call
    */
   public WriteResult apply(
       Change change, GenericKubernetesResource base, BooleanSupplier mayWrite) {

@@ -24,10 +24,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The Gslb API adapter: an informer on the Gslbs of all namespaces (read only), reads by name, and
  * status writes through the status subresource ({@code PUT .../gslbs/<name>/status}). A status
- * write is checked against the status schema of the CRD, waits for a token of the shared write rate
- * limit, is sent only while {@code mayWrite} holds, and carries the resourceVersion it was planned
- * from, so a concurrent change makes it fail with 409 instead of overwriting it; the object is then
- * read again and the caller plans again. Gslbs themselves are never created, updated or deleted.
+ * write is checked against the status schema of the CRD, is sent only while {@code mayWrite} holds,
+ * and carries the resourceVersion it was planned from, so a concurrent change makes it fail with
+ * 409 instead of overwriting it; the object is then read again and the caller plans again. Gslbs
+ * themselves are never created, updated or deleted. Status writes are paced by the caller ({@code
+ * WriteScheduler}, the same rate limit as DNSEndpoint writes); the store is thread-safe.
  *
  * <p>Gslb support is optional: when the API server does not serve {@code k8gb.io/v1beta1 gslbs}
  * (the k8gb CRD is not installed) nothing is watched, every status is skipped as naming a missing
@@ -56,12 +57,8 @@ public final class GslbStore {
 
   /** A store reading and writing through this client. */
   public GslbStore(
-      KubernetesClient client,
-      GslbCache cache,
-      CrdSchema schema,
-      WriteRateLimiter limiter,
-      WriterMetrics metrics) {
-    this.gslbs = new CachedResources(client, CONTEXT, cache, GslbCache::keyOf, limiter, log);
+      KubernetesClient client, GslbCache cache, CrdSchema schema, WriterMetrics metrics) {
+    this.gslbs = new CachedResources(client, CONTEXT, cache, GslbCache::keyOf, log);
     this.cache = cache;
     this.schema = schema;
     this.metrics = metrics;
@@ -153,7 +150,7 @@ public final class GslbStore {
    *
    * @param plan a {@link StatusPlan.Action#WRITE} plan
    * @param base the object as read when planning
-   * @param mayWrite checked after the rate-limit wait, right before the call
+   * @param mayWrite checked right before the call
    */
   public WriteResult writeStatus(
       StatusPlan plan, GenericKubernetesResource base, BooleanSupplier mayWrite) {

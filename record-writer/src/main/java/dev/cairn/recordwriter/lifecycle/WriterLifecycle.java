@@ -9,6 +9,7 @@ import dev.cairn.recordwriter.kube.GslbStore;
 import dev.cairn.recordwriter.leader.LeaderElection;
 import dev.cairn.recordwriter.reconcile.GslbStatusReconciler;
 import dev.cairn.recordwriter.reconcile.RecordReconciler;
+import dev.cairn.recordwriter.reconcile.WriteScheduler;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -19,11 +20,12 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Starts and stops the writer's moving parts in order. Start: check that the API serves
- * DNSEndpoints (a missing CRD stops the service), start the reconcilers, the informers on owned
- * DNSEndpoints and on Gslbs (when served), the decisions and Gslb status readers and the leader
- * election. Stop (SIGTERM closes the Spring context): lameduck, so the writes in flight complete
- * and nothing further is sent (Events still queued are dropped); then the lease is given up, and
- * the readers and informers are closed.
+ * DNSEndpoints (a missing CRD stops the service), start the write scheduler, the reconcilers, the
+ * informers on owned DNSEndpoints and on Gslbs (when served), the decisions and Gslb status readers
+ * and the leader election. Stop (SIGTERM closes the Spring context): lameduck, so the reconcilers
+ * stop planning, writes not yet sent are dropped (whoever writes next plans them again, level-
+ * triggered), the writes in flight complete and nothing further is sent (Events still queued are
+ * dropped); then the lease is given up, and the readers and informers are closed.
  */
 public final class WriterLifecycle implements SmartLifecycle {
 
@@ -36,6 +38,7 @@ public final class WriterLifecycle implements SmartLifecycle {
   private final GslbStore gslbStore;
   private final GslbStatusReconciler statusReconciler;
   private final StateFeed<GslbStatus> statusFeed;
+  private final WriteScheduler scheduler;
   private final EventWriter events;
   private final LeaderElection election;
   private volatile SharedIndexInformer<GenericKubernetesResource> informer;
@@ -49,6 +52,7 @@ public final class WriterLifecycle implements SmartLifecycle {
       GslbStore gslbStore,
       GslbStatusReconciler statusReconciler,
       StateFeed<GslbStatus> statusFeed,
+      WriteScheduler scheduler,
       EventWriter events,
       LeaderElection election) {
     this.store = store;
@@ -57,6 +61,7 @@ public final class WriterLifecycle implements SmartLifecycle {
     this.gslbStore = gslbStore;
     this.statusReconciler = statusReconciler;
     this.statusFeed = statusFeed;
+    this.scheduler = scheduler;
     this.events = events;
     this.election = election;
   }
@@ -79,6 +84,7 @@ public final class WriterLifecycle implements SmartLifecycle {
           .addKeyValue("error", e.getMessage())
           .log("could not check the DNSEndpoint API; starting anyway, the informer retries");
     }
+    scheduler.start();
     reconciler.start();
     statusReconciler.start();
     informer = store.inform(reconciler::onObjectChanged);
@@ -102,6 +108,7 @@ public final class WriterLifecycle implements SmartLifecycle {
     running = false;
     reconciler.stop(LAMEDUCK_TIMEOUT);
     statusReconciler.stop(LAMEDUCK_TIMEOUT);
+    scheduler.stop(LAMEDUCK_TIMEOUT);
     events.close();
     election.stop();
     feed.close();

@@ -170,8 +170,28 @@ public final class WriterMetrics {
         .increment();
   }
 
+  /**
+   * How long a write waited from planned (queued) to sent: the writer's own queueing, apart from
+   * the API call ({@code cairn.writer.apply.latency}).
+   *
+   * @param kind {@code dnsendpoint} or {@code gslb_status}
+   */
+  public void writeWait(String kind, Duration wait) {
+    Timer.builder("cairn.writer.write.wait")
+        .description("Time a planned write waited for its turn (priority, rate limit, concurrency)")
+        .tag("kind", kind)
+        .register(registry)
+        .record(wait);
+  }
+
   /** Registers a gauge read from a supplier. */
   public void gauge(String name, String description, Supplier<Number> value) {
     Gauge.builder(name, value).description(description).register(registry);
+  }
+
+  /** Registers a gauge with one tag, read from a supplier. */
+  public void gauge(
+      String name, String description, String tag, String tagValue, Supplier<Number> value) {
+    Gauge.builder(name, value).description(description).tag(tag, tagValue).register(registry);
   }
 }

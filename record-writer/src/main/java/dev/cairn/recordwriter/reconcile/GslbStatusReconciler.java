@@ -28,19 +28,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Gslb status loop: keeps the engine's desired statuses and a dirty set of Gslb names, and on
- * one worker thread plans the dirty names ({@link GslbStatusPlan}) and writes the statuses that
- * differ ({@link GslbStore}). Level-triggered like {@link RecordReconciler}: a status change or a
- * Gslb event marks the name dirty; every pass plans from the desired status and the Gslb as it is
- * now.
+ * The Gslb status loop: keeps the engine's desired statuses and a dirty set of Gslb names, plans
+ * the dirty names on one worker thread ({@link GslbStatusPlan}) and hands the statuses that differ
+ * to the {@link WriteScheduler}, which writes them ({@link GslbStore}) several at a time, one per
+ * Gslb, after the DNSEndpoint writes waiting with them (unless they waited too long).
+ * Level-triggered like {@link RecordReconciler}: a status change or a Gslb event marks the name
+ * dirty; every pass plans from the desired status and the Gslb as it is now.
  *
  * <ul>
  *   <li>Nothing is planned before the status topic has been read to its end (a replay would write
  *       old statuses), nor while this instance is not the leader. Reaching the end, gaining
  *       leadership and every {@code resyncPeriod}, every status is planned again.
- *   <li>Before each write the pending events are taken in; a write whose Gslb changed since it was
- *       planned is dropped and the name planned again. A 409 makes the store read the Gslb again
- *       and the name is planned again (with backoff if it keeps happening).
+ *   <li>A name whose write is queued or in flight is not planned again until its result is in; a
+ *       write whose Gslb changed before its turn came is dropped unsent and the name planned again.
+ *       A 409 makes the store read the Gslb again and the name is planned again (with backoff if it
+ *       keeps happening).
  *   <li>A status for a missing Gslb or for another uid is skipped and reported once; the Gslb's
  *       creation, or a new status, plans it again.
  * </ul>
@@ -68,6 +70,7 @@ public final class GslbStatusReconciler {
    *     records each once
    * @param leader whether this instance may write now
    * @param resyncPeriod the period of full resyncs
+   * @param scheduler sends the writes (shared with the DNSEndpoint loop)
    */
   public GslbStatusReconciler(
       GslbStore store,
@@ -77,7 +80,8 @@ public final class GslbStatusReconciler {
       WriterMetrics metrics,
       Clock clock,
       BooleanSupplier leader,
-      Duration resyncPeriod) {
+      Duration resyncPeriod,
+      WriteScheduler scheduler) {
     this.store = store;
     this.cache = cache;
     this.reports = reports;
@@ -94,7 +98,9 @@ public final class GslbStatusReconciler {
             resyncPeriod,
             this::resync,
             batch -> batch.forEach(this::reconcile),
-            false);
+            false,
+            scheduler,
+            WriteQueue.Lane.STATUS);
   }
 
   /** Starts the worker and the periodic resync. */
@@ -103,9 +109,9 @@ public final class GslbStatusReconciler {
   }
 
   /**
-   * Stops in lameduck fashion: the write in flight completes, nothing further is sent.
+   * Stops planning; writes not yet sent are dropped (the scheduler lets those in flight finish).
    *
-   * @param timeout how long to wait for the write in flight
+   * @param timeout how long to wait for the pass in progress
    */
   public void stop(Duration timeout) {
     loop.stop(timeout);
@@ -199,16 +205,11 @@ public final class GslbStatusReconciler {
       loop.settled(key);
       return;
     }
-    loop.takeSignalsIn();
-    if (!loop.mayWrite()) {
-      loop.markDirty(key);
-      return;
-    }
-    if (loop.isDirty(key)) {
-      return; // changed since planned: planned again in a later pass
-    }
-    WriteResult result = store.writeStatus(plan, raw.get(), loop::mayWrite);
-    afterWrite(plan, result);
+    GenericKubernetesResource base = raw.get();
+    loop.write(
+        key,
+        mayWrite -> store.writeStatus(plan, base, mayWrite),
+        result -> afterWrite(plan, result));
   }
 
   /**

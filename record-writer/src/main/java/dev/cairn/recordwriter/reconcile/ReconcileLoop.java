@@ -1,18 +1,24 @@
 package dev.cairn.recordwriter.reconcile;
 
 import dev.cairn.recordwriter.kube.WriteResult;
+import dev.cairn.recordwriter.reconcile.WriteQueue.Lane;
+import dev.cairn.recordwriter.reconcile.WriteQueue.Target;
+import dev.cairn.recordwriter.reconcile.WriteScheduler.Write;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,15 +26,23 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 
 /**
  * The level-triggered worker both reconcilers run on: a queue of signals, a dirty set of keys with
  * per-key backoff, and one worker thread that takes the signals in and plans the due keys in
- * batches. What a key means, how a batch is planned and applied, and what a resync marks dirty is
- * the owner's; the loop owns ordering, gating and retries.
+ * batches. What a key means, how a batch is planned, and what a resync marks dirty is the owner's;
+ * the loop owns ordering, gating and retries. Planned writes go to the shared {@link
+ * WriteScheduler}, which sends several at once; their results come back as signals.
  *
  * <ul>
+ *   <li>One writer per object: a key whose write is queued or in flight is not planned again until
+ *       its result has been taken in, so a newer desired state waits and is planned against the
+ *       result. A key marked dirty meanwhile has its queued write dropped unsent ({@link #write}),
+ *       as it was planned from a state that has changed.
+ *   <li>Backpressure: new keys are planned only while fewer than {@code LOW_WATER} of this loop's
+ *       writes are queued or in flight, so a plan is never far older than its write.
  *   <li>Nothing is planned before the owner's topic has been read to its end ({@link
  *       #onCaughtUp()}), nor while this instance is not the leader. Reaching the end, gaining
  *       leadership and every {@code resyncPeriod}, the owner's resync runs before the next batch.
@@ -47,6 +61,7 @@ import org.slf4j.Logger;
 final class ReconcileLoop<K> {
 
   private static final int BATCH = 256;
+  private static final int LOW_WATER = BATCH / 2;
   private static final long IDLE_WAIT_MILLIS = 60_000;
   private static final Duration CONFLICT_BACKOFF_BASE = Duration.ofMillis(100);
   private static final Duration CONFLICT_BACKOFF_MAX = Duration.ofSeconds(30);
@@ -64,6 +79,8 @@ final class ReconcileLoop<K> {
   private final Runnable resync;
   private final Consumer<List<K>> plan;
   private final boolean batched;
+  private final WriteScheduler scheduler;
+  private final Lane lane;
 
   private final BlockingQueue<Runnable> signals = new LinkedBlockingQueue<>();
   private final ScheduledExecutorService timers;
@@ -71,9 +88,12 @@ final class ReconcileLoop<K> {
   private volatile boolean stopping;
   private volatile boolean caughtUp;
   private volatile int pending;
+  // Keys marked dirty while their write was queued or in flight: that write is dropped if unsent.
+  private final Set<K> superseded = ConcurrentHashMap.newKeySet();
 
   // Worker-confined state.
   private final Set<K> dirty = new LinkedHashSet<>();
+  private final Set<K> writing = new HashSet<>();
   private final Map<K, Backoff> backoff = new HashMap<>();
   private boolean resyncRequested;
 
@@ -87,8 +107,10 @@ final class ReconcileLoop<K> {
    * @param leader whether this instance may write now
    * @param resyncPeriod the period of full resyncs
    * @param resync run on the worker at every resync; marks what must be planned dirty
-   * @param plan plans and applies a batch of due keys on the worker
+   * @param plan plans a batch of due keys on the worker and hands their writes to {@link #write}
    * @param batched true when {@code plan} takes whole batches; false to pass it one key at a time
+   * @param scheduler sends the writes
+   * @param lane the priority of this loop's writes
    */
   ReconcileLoop(
       Names names,
@@ -98,7 +120,9 @@ final class ReconcileLoop<K> {
       Duration resyncPeriod,
       Runnable resync,
       Consumer<List<K>> plan,
-      boolean batched) {
+      boolean batched,
+      WriteScheduler scheduler,
+      Lane lane) {
     this.names = names;
     this.log = log;
     this.clock = clock;
@@ -107,6 +131,8 @@ final class ReconcileLoop<K> {
     this.resync = resync;
     this.plan = plan;
     this.batched = batched;
+    this.scheduler = scheduler;
+    this.lane = lane;
     this.timers =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -126,9 +152,11 @@ final class ReconcileLoop<K> {
   }
 
   /**
-   * Stops in lameduck fashion: the write in flight completes, nothing further is sent. Thread-safe.
+   * Stops planning: nothing further is planned or handed to the scheduler, and queued writes of
+   * this loop are dropped when their turn comes; the scheduler's own {@link WriteScheduler#stop}
+   * lets the writes in flight finish. Thread-safe.
    *
-   * @param timeout how long to wait for the write in flight
+   * @param timeout how long to wait for the worker to finish the pass it is in
    */
   void stop(Duration timeout) {
     stopping = true;
@@ -136,7 +164,7 @@ final class ReconcileLoop<K> {
     try {
       worker.join(timeout.toMillis());
       if (worker.isAlive()) {
-        log.atWarn().log("the {} did not finish its write in time; interrupting it", names.role());
+        log.atWarn().log("the {} did not finish its pass in time; interrupting it", names.role());
         worker.interrupt();
         worker.join(1_000);
       }
@@ -192,24 +220,60 @@ final class ReconcileLoop<K> {
 
   /** True while this instance is the leader and not stopping. Thread-safe. */
   boolean mayWrite() {
-    return !stopping && leader.getAsBoolean();
+    return !stopping && scheduler.accepting() && leader.getAsBoolean();
   }
 
   /** Marks a key to be planned. */
   void markDirty(K key) {
     dirty.add(key);
+    if (writing.contains(key)) {
+      superseded.add(key);
+    }
   }
 
   /** Marks keys to be planned. */
   void markDirty(Collection<K> keys) {
-    dirty.addAll(keys);
+    keys.forEach(this::markDirty);
   }
 
   /**
-   * Takes the queued signals in; the owner calls it right before each write, so a write whose key
-   * became dirty since it was planned can be dropped ({@link #isDirty}).
+   * Hands a write planned for {@code key} to the scheduler. The key counts as being written until
+   * its result has been taken in on the worker: it is not planned meanwhile. The write is dropped
+   * unsent, and the key planned again, when the key is marked dirty before the write's turn comes
+   * (it was planned from a state that has changed) or when this instance may no longer write.
+   *
+   * @param send makes the API call, given the check to make right before it
+   * @param after run on the worker with the result of a write that was sent
    */
-  void takeSignalsIn() {
+  void write(K key, Function<BooleanSupplier, WriteResult> send, Consumer<WriteResult> after) {
+    if (!mayWrite() || writing.contains(key)) {
+      markDirty(key); // planned again once allowed, or against the result of the write in flight
+      return;
+    }
+    if (dirty.contains(key)) {
+      return; // changed since planned: planned again in a later pass
+    }
+    writing.add(key);
+    scheduler.submit(
+        new Write(
+            new Target(lane, key),
+            () -> !superseded.contains(key) && mayWrite(),
+            () -> send.apply(this::mayWrite),
+            result -> signals.offer(() -> written(key, result, after))));
+  }
+
+  private void written(K key, Optional<WriteResult> result, Consumer<WriteResult> after) {
+    writing.remove(key);
+    superseded.remove(key);
+    if (result.isPresent()) {
+      after.accept(result.get());
+    } else {
+      dirty.add(key); // dropped unsent: planned again (once this instance may write)
+    }
+  }
+
+  /** Takes the queued signals in. */
+  private void takeSignalsIn() {
     Runnable s;
     while ((s = signals.poll()) != null) {
       s.run();
@@ -270,7 +334,7 @@ final class ReconcileLoop<K> {
           s.run();
         }
         takeSignalsIn();
-        if (stopping || !caughtUp || !leader.getAsBoolean()) {
+        if (stopping || !caughtUp || !leader.getAsBoolean() || !scheduler.accepting()) {
           continue;
         }
         if (resyncRequested) {
@@ -278,7 +342,10 @@ final class ReconcileLoop<K> {
           resync.run();
           continue;
         }
-        List<K> batch = dueBatch();
+        if (writing.size() >= LOW_WATER) {
+          continue; // a write's result wakes the worker
+        }
+        List<K> batch = dueBatch(BATCH - writing.size());
         if (!batch.isEmpty()) {
           planIsolated(batch);
         }
@@ -295,15 +362,21 @@ final class ReconcileLoop<K> {
   }
 
   private long waitMillis() {
-    if (!caughtUp || !leader.getAsBoolean()) {
+    if (!caughtUp || !leader.getAsBoolean() || !scheduler.accepting()) {
       return IDLE_WAIT_MILLIS;
     }
     if (resyncRequested) {
       return 0;
     }
+    if (writing.size() >= LOW_WATER) {
+      return IDLE_WAIT_MILLIS;
+    }
     Instant now = clock.instant();
     long wait = IDLE_WAIT_MILLIS;
     for (K key : dirty) {
+      if (writing.contains(key)) {
+        continue; // planned once the result of its write is in
+      }
       Backoff b = backoff.get(key);
       if (b == null || b.due(now)) {
         return 0;
@@ -313,12 +386,15 @@ final class ReconcileLoop<K> {
     return wait;
   }
 
-  private List<K> dueBatch() {
+  private List<K> dueBatch(int max) {
     Instant now = clock.instant();
     List<K> batch = new ArrayList<>();
     Iterator<K> it = dirty.iterator();
-    while (it.hasNext() && batch.size() < BATCH) {
+    while (it.hasNext() && batch.size() < max) {
       K key = it.next();
+      if (writing.contains(key)) {
+        continue;
+      }
       Backoff b = backoff.get(key);
       if (b == null || b.due(now)) {
         batch.add(key);

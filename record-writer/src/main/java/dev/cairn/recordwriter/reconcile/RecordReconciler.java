@@ -38,10 +38,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The writer's control loop: keeps the decisions and a dirty set of DNSEndpoint names, and on one
- * worker thread plans the dirty names ({@link RecordPlan}) and applies the changes ({@link
- * DnsEndpointStore}). Level-triggered: every pass plans from the full current state of the names
- * concerned, never from the event that made them dirty.
+ * The writer's control loop: keeps the decisions and a dirty set of DNSEndpoint names, plans the
+ * dirty names on one worker thread ({@link RecordPlan}) and hands the changes to the {@link
+ * WriteScheduler}, which applies them ({@link DnsEndpointStore}) several at a time, one per name,
+ * before Gslb status writes. Level-triggered: every pass plans from the full current state of the
+ * names concerned, never from the event that made them dirty.
  *
  * <ul>
  *   <li>A decision change marks its old and new names and the names its source holds dirty, so
@@ -51,10 +52,10 @@ import org.slf4j.LoggerFactory;
  *       instance is not the leader. Reaching the end, gaining leadership, and every {@code
  *       resyncPeriod}, a full resync lists everything Cairn owns and marks it dirty with every
  *       decision's name, so orphans are found and deleted.
- *   <li>Before each write the pending events are taken in; a write whose object changed since it
- *       was planned is dropped and the name planned again. A 409 makes the store read the object
- *       again and the name is planned again (with backoff if it keeps happening); the same write is
- *       never resent blindly.
+ *   <li>A name whose write is queued or in flight is not planned again until its result is in; a
+ *       write whose object changed before its turn came is dropped unsent and the name planned
+ *       again. A 409 makes the store read the object again and the name is planned again (with
+ *       backoff if it keeps happening); the same write is never resent blindly.
  *   <li>Objects kept for a grace period get a timer at the expiry that marks them dirty.
  *   <li>Every plan passes its conflicts and rejected endpoints on as {@link Notice notices}, to be
  *       shown on the source as Events; the receiver records each condition once.
@@ -89,6 +90,7 @@ public final class RecordReconciler {
    *     every plan; it records each once
    * @param leader whether this instance may write now
    * @param resyncPeriod the period of full resyncs
+   * @param scheduler sends the writes (shared with the Gslb status loop)
    */
   public RecordReconciler(
       RecordPlan planner,
@@ -100,7 +102,8 @@ public final class RecordReconciler {
       WriterMetrics metrics,
       Clock clock,
       BooleanSupplier leader,
-      Duration resyncPeriod) {
+      Duration resyncPeriod,
+      WriteScheduler scheduler) {
     this.planner = planner;
     this.store = store;
     this.cache = cache;
@@ -118,7 +121,9 @@ public final class RecordReconciler {
             resyncPeriod,
             this::resync,
             this::reconcile,
-            true);
+            true,
+            scheduler,
+            WriteQueue.Lane.RECORD);
   }
 
   /** Starts the worker and the periodic resync. */
@@ -127,9 +132,9 @@ public final class RecordReconciler {
   }
 
   /**
-   * Stops in lameduck fashion: the write in flight completes, nothing further is sent.
+   * Stops planning; writes not yet sent are dropped (the scheduler lets those in flight finish).
    *
-   * @param timeout how long to wait for the write in flight
+   * @param timeout how long to wait for the pass in progress
    */
   public void stop(Duration timeout) {
     loop.stop(timeout);
@@ -399,16 +404,11 @@ public final class RecordReconciler {
     changes.addAll(plan.changes().updates());
     changes.addAll(plan.changes().deletes());
     for (Change change : changes) {
-      loop.takeSignalsIn();
-      if (!loop.mayWrite()) {
-        loop.markDirty(change.key());
-        continue;
-      }
-      if (loop.isDirty(change.key())) {
-        continue; // changed since planned: planned again in a later pass
-      }
-      WriteResult result = store.apply(change, raw.get(change.key()), loop::mayWrite);
-      afterWrite(change, result);
+      GenericKubernetesResource base = raw.get(change.key());
+      loop.write(
+          change.key(),
+          mayWrite -> store.apply(change, base, mayWrite),
+          result -> afterWrite(change, result));
     }
   }
 

@@ -51,6 +51,18 @@ class DnsEndpointCacheTest {
   }
 
   @Test
+  void aListTakenWhileADeleteWasInFlightDoesNotResurrectTheObject() {
+    cache.observe(object("10", true, "HTTPRoute/shop/web"));
+    cache.forget(key, "10"); // deleted with resourceVersion 10 as precondition
+
+    cache.replaceOwned(List.of(object("10", true, "HTTPRoute/shop/web")), "10");
+
+    assertThat(cache.get(key)).isEmpty();
+    assertThat(cache.ownedKeys()).isEmpty();
+    assertThat(cache.keysOfSource("HTTPRoute/shop/web")).isEmpty();
+  }
+
+  @Test
   void filesObjectsByOwnership() {
     cache.observe(object("3", false, null));
 

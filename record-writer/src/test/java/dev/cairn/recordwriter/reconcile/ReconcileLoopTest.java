@@ -11,6 +11,11 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -21,25 +26,46 @@ class ReconcileLoopTest {
   private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 
   private ReconcileLoop<String> loop;
+  private WriteScheduler scheduler =
+      new WriteScheduler(4, Duration.ofSeconds(5), () -> {}, Clock.systemUTC(), (lane, w) -> {});
 
   @AfterEach
   void stop() {
     if (loop != null) {
       loop.stop(Duration.ofSeconds(5));
     }
+    scheduler.stop(Duration.ofSeconds(5));
   }
 
   private ReconcileLoop<String> loop(
       Clock clock, Runnable resync, Consumer<List<String>> plan, boolean batched) {
+    return loop(clock, () -> true, resync, plan, batched, scheduler);
+  }
+
+  private ReconcileLoop<String> loop(
+      Clock clock,
+      BooleanSupplier leader,
+      Runnable resync,
+      Consumer<List<String>> plan,
+      boolean batched,
+      WriteScheduler scheduler) {
     return new ReconcileLoop<>(
         new ReconcileLoop.Names("test-loop", "test writer", "key", "key"),
         LoggerFactory.getLogger(ReconcileLoopTest.class),
         clock,
-        () -> true,
+        leader,
         Duration.ofHours(1),
         resync,
         plan,
-        batched);
+        batched,
+        scheduler,
+        WriteQueue.Lane.RECORD);
+  }
+
+  /** A throttle that lets one write go per permit the test releases. */
+  private static WriteScheduler gated(Semaphore permits) {
+    return new WriteScheduler(
+        4, Duration.ofSeconds(5), permits::acquire, Clock.systemUTC(), (lane, w) -> {});
   }
 
   private static WriteResult result(Status status) {
@@ -129,5 +155,147 @@ class ReconcileLoopTest {
 
     await().untilAsserted(() -> assertThat(planned).contains(List.of("a"), List.of("c")));
     assertThat(loop.pending()).isEqualTo(1); // "bad" waits for its backoff
+  }
+
+  @Test
+  void aKeyIsNotPlannedWhileItsWriteIsInFlightThenPlannedAgainstTheResult() throws Exception {
+    CountDownLatch sending = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    List<String> planned = new CopyOnWriteArrayList<>();
+    List<String> written = new CopyOnWriteArrayList<>();
+    scheduler.start();
+    loop =
+        loop(
+            Clock.systemUTC(),
+            () -> loop.markDirty("a"),
+            batch ->
+                batch.forEach(
+                    key -> {
+                      planned.add(key);
+                      if (key.equals("a")) {
+                        loop.write(
+                            key,
+                            mayWrite -> {
+                              sending.countDown();
+                              awaitLatch(release);
+                              return result(Status.DONE);
+                            },
+                            r -> written.add(key + " " + r.status()));
+                      }
+                    }),
+            false);
+    loop.start();
+    loop.onCaughtUp();
+    sending.await();
+
+    loop.signal(() -> loop.markDirty("a")); // a newer desired state while the write is in flight
+    loop.signal(() -> loop.markDirty("b"));
+    await().untilAsserted(() -> assertThat(planned).containsExactly("a", "b"));
+    assertThat(loop.pending()).as("a waits for its write").isEqualTo(1);
+
+    release.countDown();
+
+    await().untilAsserted(() -> assertThat(planned).containsExactly("a", "b", "a"));
+    await().untilAsserted(() -> assertThat(written).containsExactly("a DONE", "a DONE"));
+  }
+
+  @Test
+  void aWriteWhoseKeyChangesBeforeItsTurnIsDroppedUnsentAndTheKeyPlannedAgain() throws Exception {
+    Semaphore permits = new Semaphore(0);
+    scheduler = gated(permits);
+    scheduler.start();
+    List<String> planned = new CopyOnWriteArrayList<>();
+    AtomicInteger sent = new AtomicInteger();
+    List<Status> written = new CopyOnWriteArrayList<>();
+    loop =
+        loop(
+            Clock.systemUTC(),
+            () -> true,
+            () -> loop.markDirty("a"),
+            batch ->
+                batch.forEach(
+                    key -> {
+                      planned.add(key);
+                      loop.write(
+                          key,
+                          mayWrite -> {
+                            sent.incrementAndGet();
+                            return result(Status.DONE);
+                          },
+                          r -> written.add(r.status()));
+                    }),
+            false,
+            scheduler);
+    loop.start();
+    loop.onCaughtUp();
+    await().untilAsserted(() -> assertThat(planned).containsExactly("a"));
+    await().until(() -> scheduler.queuedRecordWrites() == 1);
+
+    CountDownLatch marked = new CountDownLatch(1);
+    loop.signal(
+        () -> {
+          loop.markDirty("a");
+          marked.countDown();
+        });
+    marked.await();
+    permits.release();
+
+    await().untilAsserted(() -> assertThat(written).containsExactly(Status.DONE));
+    assertThat(planned).containsExactly("a", "a");
+    assertThat(sent.get()).as("only the write planned from the newer state is sent").isEqualTo(1);
+  }
+
+  @Test
+  void aWriteQueuedWhenLeadershipIsLostIsDroppedAndPlannedAgainWhenItReturns() throws Exception {
+    Semaphore permits = new Semaphore(0);
+    scheduler = gated(permits);
+    scheduler.start();
+    AtomicBoolean leader = new AtomicBoolean(true);
+    List<String> planned = new CopyOnWriteArrayList<>();
+    List<Boolean> sentAsLeader = new CopyOnWriteArrayList<>();
+    loop =
+        loop(
+            Clock.systemUTC(),
+            leader::get,
+            () -> loop.markDirty("a"),
+            batch ->
+                batch.forEach(
+                    key -> {
+                      planned.add(key);
+                      loop.write(
+                          key,
+                          mayWrite -> {
+                            sentAsLeader.add(mayWrite.getAsBoolean());
+                            return result(Status.DONE);
+                          },
+                          r -> {});
+                    }),
+            false,
+            scheduler);
+    loop.start();
+    loop.onCaughtUp();
+    await().until(() -> scheduler.queuedRecordWrites() == 1);
+
+    leader.set(false);
+    loop.onLeadership(false);
+    permits.release();
+    await().until(() -> loop.pending() == 1 && scheduler.queuedRecordWrites() == 0);
+    assertThat(sentAsLeader).as("nothing is sent by a former leader").isEmpty();
+    assertThat(planned).containsExactly("a");
+
+    leader.set(true);
+    loop.onLeadership(true);
+    permits.release();
+
+    await().untilAsserted(() -> assertThat(sentAsLeader).containsExactly(true));
+    assertThat(planned).containsExactly("a", "a");
+  }
+
+  private static void awaitLatch(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }
