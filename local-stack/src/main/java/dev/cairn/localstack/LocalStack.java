@@ -215,6 +215,18 @@ public final class LocalStack implements AutoCloseable {
 
   /** Starts everything; on failure, whatever was started is stopped again. */
   public static LocalStack start(Options options) {
+    return start(options, null);
+  }
+
+  /**
+   * Starts everything as {@link #start(Options)} does, and hands each cluster to {@code
+   * beforeServices} once its mock API is up (and the sample seeded, if asked for) but before any
+   * service starts, so a benchmark can create a large topology that the services then read with
+   * their initial lists.
+   *
+   * @param beforeServices called once per cluster, in order; may be {@code null}
+   */
+  public static LocalStack start(Options options, Consumer<Cluster> beforeServices) {
     // One logging configuration (logback.xml of this module) for every service in the JVM: a
     // service context must not re-initialise logging for the others.
     System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
@@ -235,7 +247,7 @@ public final class LocalStack implements AutoCloseable {
     LocalStack stack = null;
     try {
       stack = new LocalStack(broker, servers, Files.createTempDirectory("cairn-local-stack"));
-      stack.createClusters(options);
+      stack.createClusters(options, beforeServices);
       stack.startServices(options);
       return stack;
     } catch (IOException e) {
@@ -247,7 +259,7 @@ public final class LocalStack implements AutoCloseable {
     }
   }
 
-  private void createClusters(Options options) {
+  private void createClusters(Options options, Consumer<Cluster> beforeServices) {
     List<String> names = options.clusters();
     for (int i = 0; i < names.size(); i++) {
       String name = names.get(i);
@@ -273,6 +285,9 @@ public final class LocalStack implements AutoCloseable {
       watchDnsEndpoints(cluster, options.onDnsEndpoint());
       if (options.seedSample()) {
         SampleTopology.seed(api.client(), cluster.site(), names);
+      }
+      if (beforeServices != null) {
+        beforeServices.accept(cluster);
       }
     }
     for (int i = 0; i < names.size(); i++) {

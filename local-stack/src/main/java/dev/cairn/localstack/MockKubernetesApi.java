@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.GroupVersionForDiscoveryBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.Context;
@@ -31,13 +30,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * One "cluster": the fabric8 mock Kubernetes API server in CRUD mode on a loopback port, with the
- * CRDs Cairn needs (HTTPRoute, Gslb, DNSEndpoint) and enough API discovery for {@code kubectl
- * --server <url> get dnsendpoints} to work against it.
+ * One "cluster": the fabric8 mock Kubernetes API server on a loopback port, in CRUD mode with the
+ * stack's own store ({@link IndexedCrudDispatcher}: fabric8's CRUD semantics, indexed, and watches
+ * that honour resourceVersion and never stall the server), with the CRDs Cairn needs (HTTPRoute,
+ * Gslb, DNSEndpoint) and enough API discovery for {@code kubectl --server <url> get dnsendpoints}
+ * to work against it.
  */
 final class MockKubernetesApi implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(MockKubernetesApi.class);
 
   /** The CRD manifests created at start, from {@code src/main/resources/crds}. */
   static final List<String> CRDS =
@@ -72,10 +78,12 @@ final class MockKubernetesApi implements AutoCloseable {
   }
 
   private final KubernetesMockServer server;
+  private final DiscoveryDispatcher dispatcher;
   private final KubernetesClient client;
 
-  private MockKubernetesApi(KubernetesMockServer server) {
+  private MockKubernetesApi(KubernetesMockServer server, DiscoveryDispatcher dispatcher) {
     this.server = server;
+    this.dispatcher = dispatcher;
     this.client =
         new KubernetesClientBuilder()
             .withConfig(
@@ -91,20 +99,25 @@ final class MockKubernetesApi implements AutoCloseable {
    * Starts a mock API server on {@code 127.0.0.1:port} (0 picks a free port) and creates the CRDs.
    */
   static MockKubernetesApi start(int port) {
+    return start(port, new IndexedCrudDispatcher());
+  }
+
+  /**
+   * Starts a mock API server whose CRUD requests (everything but discovery) go to {@code crud}; the
+   * benchmarks compare fabric8's own CRUD dispatcher with the one the stack uses.
+   */
+  static MockKubernetesApi start(int port, Dispatcher crud) {
+    // The server's expectations (server.expect()) are not used: every request goes to crud.
     Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    DiscoveryDispatcher dispatcher = new DiscoveryDispatcher(crud);
     KubernetesMockServer server =
-        new KubernetesMockServer(
-            new Context(),
-            new MockWebServer(),
-            responses,
-            new DiscoveryDispatcher(new KubernetesMixedDispatcher(responses)),
-            false);
+        new KubernetesMockServer(new Context(), new MockWebServer(), responses, dispatcher, false);
     try {
       server.init(InetAddress.getByName("127.0.0.1"), port);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the mock Kubernetes API on port " + port, e);
     }
-    MockKubernetesApi api = new MockKubernetesApi(server);
+    MockKubernetesApi api = new MockKubernetesApi(server, dispatcher);
     api.createCrds();
     return api;
   }
@@ -122,6 +135,29 @@ final class MockKubernetesApi implements AutoCloseable {
   /** The number of requests the server has received so far (all methods). */
   int requestCount() {
     return server.getRequestCount();
+  }
+
+  /**
+   * Told about every request the server has answered: its body (read before the dispatcher consumed
+   * it; empty when there was none), its status, and the {@link System#nanoTime()} at which it
+   * arrived at the dispatcher and at which its answer was ready (a write's watch events have been
+   * sent by then). Called on the server's thread before the answer goes out: a listener must be
+   * quick and must not block.
+   */
+  @FunctionalInterface
+  interface RequestListener {
+    void answered(
+        RecordedRequest request, byte[] body, int status, long receivedNanos, long answeredNanos);
+  }
+
+  /** Adds a request listener (the benchmarks time the pipeline with it). */
+  void addRequestListener(RequestListener listener) {
+    dispatcher.listeners.add(listener);
+  }
+
+  /** Removes a request listener added before. */
+  void removeRequestListener(RequestListener listener) {
+    dispatcher.listeners.remove(listener);
   }
 
   private void createCrds() {
@@ -181,6 +217,7 @@ final class MockKubernetesApi implements AutoCloseable {
   static final class DiscoveryDispatcher extends Dispatcher {
     private final Map<String, String> documents = discoveryDocuments();
     private final Dispatcher crud;
+    private final List<RequestListener> listeners = new CopyOnWriteArrayList<>();
 
     DiscoveryDispatcher(Dispatcher crud) {
       this.crud = crud;
@@ -188,6 +225,26 @@ final class MockKubernetesApi implements AutoCloseable {
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+      if (listeners.isEmpty()) {
+        return answer(request);
+      }
+      long received = System.nanoTime();
+      // Reading a recorded body consumes it: keep a copy for the listeners.
+      byte[] body = request.getBody() == null ? new byte[0] : request.getBody().getBytes();
+      MockResponse response = answer(request);
+      long answered = System.nanoTime();
+      int status = response == null ? 0 : response.code();
+      for (RequestListener listener : listeners) {
+        try {
+          listener.answered(request, body, status, received, answered);
+        } catch (RuntimeException e) {
+          log.atWarn().setCause(e).log("a request listener failed; the request is answered");
+        }
+      }
+      return response;
+    }
+
+    private MockResponse answer(RecordedRequest request) {
       String path = request.getPath();
       int query = path.indexOf('?');
       String document = documents.get(query < 0 ? path : path.substring(0, query));

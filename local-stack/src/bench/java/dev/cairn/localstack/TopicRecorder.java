@@ -1,0 +1,131 @@
+package dev.cairn.localstack;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * A consumer on the same broker as the services that records, for every record of some topics, its
+ * key, its timestamp (CreateTime: when the producer's {@code send} was called) and when this
+ * consumer received it, so per-hop delivery latency can be computed. It reads from the end of each
+ * partition at start (no group, no commits), with the consumer defaults the services use: {@code
+ * fetch.min.bytes=1}, so the broker answers a waiting fetch as soon as a record is appended.
+ */
+final class TopicRecorder implements AutoCloseable {
+
+  /**
+   * One record as received.
+   *
+   * @param key the record key
+   * @param createTimeMillis the record timestamp (epoch ms), {@code -1} if it is not a CreateTime
+   * @param receivedMicros wall-clock epoch µs when the poll that returned it came back
+   * @param receivedNanos {@link System#nanoTime()} at the same moment
+   * @param value the value bytes, kept only for the topics asked for ({@code null} otherwise or for
+   *     a tombstone)
+   */
+  record Received(
+      String key, long createTimeMillis, long receivedMicros, long receivedNanos, byte[] value) {
+
+    /** Delivery latency: receipt minus record timestamp, in ms (timestamp resolution 1 ms). */
+    double latencyMillis() {
+      return receivedMicros / 1000.0 - createTimeMillis;
+    }
+  }
+
+  private final KafkaConsumer<String, byte[]> consumer;
+  private final Set<String> keepValues;
+  private final Map<String, List<Received>> received = new ConcurrentHashMap<>();
+  private final Thread thread;
+  private volatile boolean running = true;
+
+  /**
+   * Starts recording.
+   *
+   * @param bootstrapServers the broker
+   * @param topics the topics to record
+   * @param keepValues the topics whose values are kept
+   */
+  TopicRecorder(String bootstrapServers, List<String> topics, Set<String> keepValues) {
+    this.keepValues = Set.copyOf(keepValues);
+    this.consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.CLIENT_ID_CONFIG,
+                "cairn-bench-recorder"),
+            new StringDeserializer(),
+            new ByteArrayDeserializer());
+    List<TopicPartition> partitions = new ArrayList<>();
+    for (String topic : topics) {
+      received.put(topic, new ArrayList<>());
+      consumer
+          .partitionsFor(topic, Duration.ofSeconds(30))
+          .forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+    }
+    consumer.assign(partitions);
+    consumer.seekToEnd(partitions);
+    partitions.forEach(consumer::position);
+    this.thread = new Thread(this::run, "topic-recorder");
+    this.thread.setDaemon(true);
+    this.thread.start();
+  }
+
+  private void run() {
+    try {
+      while (running) {
+        ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofSeconds(1));
+        if (records.isEmpty()) {
+          continue;
+        }
+        long nanos = System.nanoTime();
+        long micros = WallClock.micros(nanos);
+        for (ConsumerRecord<String, byte[]> r : records) {
+          long ts = r.timestampType() == TimestampType.CREATE_TIME ? r.timestamp() : -1;
+          byte[] value = keepValues.contains(r.topic()) ? r.value() : null;
+          List<Received> list = received.get(r.topic());
+          synchronized (list) {
+            list.add(new Received(r.key(), ts, micros, nanos, value));
+          }
+        }
+      }
+    } catch (WakeupException e) {
+      // closing
+    } finally {
+      consumer.close(Duration.ofSeconds(5));
+    }
+  }
+
+  /** What was received on a topic so far, in arrival order. */
+  List<Received> received(String topic) {
+    List<Received> list = received.get(topic);
+    synchronized (list) {
+      return List.copyOf(list);
+    }
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    consumer.wakeup();
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,664 @@
+package dev.cairn.localstack;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.server.mock.CustomResourceDefinitionProcessor;
+import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
+import io.fabric8.kubernetes.client.server.mock.KubernetesResponseComposer;
+import io.fabric8.kubernetes.client.server.mock.crud.KubernetesCrudDispatcherException;
+import io.fabric8.kubernetes.client.server.mock.crud.KubernetesCrudDispatcherHandler;
+import io.fabric8.kubernetes.client.server.mock.crud.KubernetesCrudPersistence;
+import io.fabric8.kubernetes.client.server.mock.crud.PatchHandler;
+import io.fabric8.kubernetes.client.server.mock.crud.PostHandler;
+import io.fabric8.kubernetes.client.server.mock.crud.PutHandler;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.crud.Attribute;
+import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.crud.AttributeType;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.AbstractMap;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The mock API's CRUD store: fabric8's Kubernetes CRUD semantics with an index, so a request costs
+ * the same with 40 objects as with 40,000.
+ *
+ * <p>fabric8's {@code KubernetesCrudDispatcher} keeps every object of every kind in one map keyed
+ * by attribute sets and answers each request (get, create, update, patch, delete and the 409 checks
+ * behind them) by matching the request's attributes against every stored object; its watch listener
+ * blocks the server's event loop for up to a minute when a client closes a watch, and a watch
+ * ignores {@code resourceVersion} (every reconnect replays the whole kind as ADDED). This
+ * dispatcher keeps fabric8's request semantics by reusing its pieces: {@link
+ * KubernetesAttributesExtractor} (paths, label and field selectors, object attributes), {@link
+ * CustomResourceDefinitionProcessor} (CRDs, status subresource) and the {@link PostHandler}, {@link
+ * PutHandler} and {@link PatchHandler} (validation, metadata, generation, resourceVersion,
+ * optimistic concurrency, status subresource), which reach the store only through {@link
+ * KubernetesCrudPersistence}. The store behind that interface is its own:
+ *
+ * <ul>
+ *   <li>one table per resource type (API group, version, plural), objects sorted by {@code
+ *       namespace/name} as the API server lists them: get, update, patch and delete by name are a
+ *       map lookup, a list only reads its type (and a namespace's range), still filtered by the
+ *       same attribute matching;
+ *   <li>watches honour {@code resourceVersion}: none or {@code 0} starts with the current objects
+ *       as ADDED, a later one replays the type's changes after it from a bounded history, one older
+ *       than that history gets the API server's {@code 410 Expired} so the informer lists again;
+ *       DELETED events carry the deletion's resourceVersion; with {@code allowWatchBookmarks} a
+ *       watch that has missed its type's changes gets a BOOKMARK at most once a second;
+ *   <li>a watch event is encoded once per change, not once per watcher, and is written from the
+ *       thread that made the change (the server's event loop) without waiting; closing a watch only
+ *       unregisters it.
+ * </ul>
+ *
+ * <p>Requests are serialised by a read-write lock (the server calls it from one event loop, so it
+ * is never contended there).
+ */
+final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPersistence {
+
+  private static final Logger log = LoggerFactory.getLogger(IndexedCrudDispatcher.class);
+
+  /** Changes kept per resource type for watches that resume from a resourceVersion. */
+  static final int DEFAULT_HISTORY = 4096;
+
+  private static final String NAME = KubernetesAttributesExtractor.NAME;
+  private static final String NAMESPACE = KubernetesAttributesExtractor.NAMESPACE;
+
+  /** How often at most a watch that misses its type's changes is sent a bookmark. */
+  static final Duration DEFAULT_BOOKMARK_INTERVAL = Duration.ofSeconds(1);
+
+  private final KubernetesAttributesExtractor extractor = new KubernetesAttributesExtractor();
+  private final CustomResourceDefinitionProcessor crds = new CustomResourceDefinitionProcessor();
+  private final KubernetesResponseComposer composer = new KubernetesResponseComposer();
+  private final AtomicLong resourceVersion = new AtomicLong();
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private final Map<String, Table> tables = new ConcurrentHashMap<>();
+  private final KubernetesCrudDispatcherHandler postHandler;
+  private final KubernetesCrudDispatcherHandler putHandler;
+  private final KubernetesCrudDispatcherHandler patchHandler;
+  private final int historyLimit;
+  private final long bookmarkIntervalNanos;
+
+  IndexedCrudDispatcher() {
+    this(DEFAULT_HISTORY, DEFAULT_BOOKMARK_INTERVAL);
+  }
+
+  /**
+   * A store that keeps {@code historyLimit} changes per resource type for resuming watches and
+   * sends a watch that accepts bookmarks one at most every {@code bookmarkInterval} while it misses
+   * changes of its type.
+   *
+   * @throws IllegalArgumentException if {@code historyLimit} is below 1 or the interval negative
+   */
+  IndexedCrudDispatcher(int historyLimit, Duration bookmarkInterval) {
+    if (historyLimit < 1) {
+      throw new IllegalArgumentException("historyLimit must be at least 1, was " + historyLimit);
+    }
+    if (bookmarkInterval.isNegative()) {
+      throw new IllegalArgumentException(
+          "bookmarkInterval must not be negative: " + bookmarkInterval);
+    }
+    this.historyLimit = historyLimit;
+    this.bookmarkIntervalNanos = bookmarkInterval.toNanos();
+    extractor.setCustomResourceDefinitionProcessor(crds);
+    postHandler = new PostHandler(extractor, this);
+    putHandler = new PutHandler(this);
+    patchHandler = new PatchHandler(this);
+  }
+
+  @Override
+  public MockResponse dispatch(RecordedRequest request) {
+    String path = request.getPath();
+    try {
+      return switch (request.method()) {
+        case POST -> write(request, postHandler);
+        case PUT -> write(request, putHandler);
+        case PATCH -> write(request, patchHandler);
+        case GET -> isWatch(path) ? watch(path) : read(path);
+        case DELETE -> delete(path);
+        default -> status(405, "MethodNotAllowed", request.getMethod() + " is not supported");
+      };
+    } catch (IllegalArgumentException e) {
+      // Serialization and path parsing reject malformed input this way.
+      return status(400, "BadRequest", request.getMethod() + " " + path + ": " + e.getMessage());
+    } catch (RuntimeException e) {
+      log.atWarn()
+          .setCause(e)
+          .addKeyValue("method", request.getMethod())
+          .addKeyValue("path", path)
+          .log("mock API request failed");
+      return status(500, "InternalError", request.getMethod() + " " + path + ": " + e);
+    }
+  }
+
+  private MockResponse write(RecordedRequest request, KubernetesCrudDispatcherHandler handler) {
+    lock.writeLock().lock();
+    try {
+      return json(handler.handle(request));
+    } catch (KubernetesCrudDispatcherException e) {
+      return json(new MockResponse().setResponseCode(e.getCode()).setBody(e.toStatusBody()));
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  private MockResponse read(String path) {
+    AttributeSet query = pathAttributes(path);
+    lock.readLock().lock();
+    try {
+      Table table = tables.get(tableKey(query));
+      List<Stored> items = table == null ? List.of() : table.select(query);
+      if (query.containsKey(NAME)) {
+        return items.isEmpty()
+            ? notFound(query)
+            : json(new MockResponse().setResponseCode(200).setBody(items.get(0).json()));
+      }
+      if (items.isEmpty()) {
+        String apiResources = crds.getApiResources(path);
+        if (apiResources != null) {
+          return json(new MockResponse().setResponseCode(200).setBody(apiResources));
+        }
+      }
+      if (!query.containsKey(KubernetesAttributesExtractor.PLURAL)) {
+        return status(404, "NotFound", "the server could not find the requested resource " + path);
+      }
+      return json(
+          new MockResponse()
+              .setResponseCode(200)
+              .setBody(composer.compose(jsonOf(items), String.valueOf(resourceVersion.get()))));
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  private MockResponse delete(String path) {
+    AttributeSet query = pathAttributes(path);
+    lock.writeLock().lock();
+    try {
+      Table table = tables.get(tableKey(query));
+      List<Stored> items = table == null ? List.of() : table.select(query);
+      for (Stored item : items) {
+        deleteOne(path, query, item);
+      }
+      if (query.containsKey(NAME)) {
+        return items.isEmpty()
+            ? notFound(query)
+            : json(new MockResponse().setResponseCode(200).setBody(items.get(0).json()));
+      }
+      return json(
+          new MockResponse()
+              .setResponseCode(200)
+              .setBody(composer.compose(jsonOf(items), String.valueOf(resourceVersion.get()))));
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /** Deletes an object, or marks it for deletion while it has finalizers (as fabric8 does). */
+  private void deleteOne(String path, AttributeSet query, Stored item) {
+    GenericKubernetesResource resource =
+        Serialization.unmarshal(item.json(), GenericKubernetesResource.class);
+    if (resource.getFinalizers().isEmpty()) {
+      processEvent(path, query, item.attributes(), null, null);
+    } else if (!resource.isMarkedForDeletion()) {
+      resource
+          .getMetadata()
+          .setDeletionTimestamp(
+              ZonedDateTime.now(ZoneOffset.UTC)
+                  .truncatedTo(ChronoUnit.SECONDS)
+                  .format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
+      resource.getMetadata().setResourceVersion(String.valueOf(requestResourceVersion()));
+      processEvent(path, query, item.attributes(), resource, Serialization.asJson(resource));
+    }
+  }
+
+  private MockResponse watch(String path) {
+    AttributeSet query = pathAttributes(path);
+    if (!query.containsKey(KubernetesAttributesExtractor.PLURAL)) {
+      return status(404, "NotFound", "the server could not find the requested resource " + path);
+    }
+    Map<String, String> parameters = queryParameters(path);
+    String since = parameters.get("resourceVersion");
+    if (since != null && !since.isEmpty() && parseVersion(since) < 0) {
+      return status(400, "BadRequest", "invalid resourceVersion " + since + " in " + path);
+    }
+    boolean bookmarks = "true".equals(parameters.get("allowWatchBookmarks"));
+    return new MockResponse()
+        .withWebSocketUpgrade(new StoreWatch(this, tableKey(query), query, since, bookmarks));
+  }
+
+  /**
+   * Starts a watch once its WebSocket is open: sends what it must see first (the current objects,
+   * the changes since its resourceVersion, or 410 Expired) and registers it for later changes, all
+   * under the lock, so it misses nothing and sees nothing twice.
+   */
+  void open(StoreWatch watch) {
+    lock.writeLock().lock();
+    try {
+      Table table = tables.computeIfAbsent(watch.tableKey(), k -> new Table());
+      String since = watch.since();
+      if (since == null || since.isEmpty() || "0".equals(since)) {
+        for (Stored item : table.select(watch.query())) {
+          watch.send(WatchEvents.event("ADDED", item.json()));
+        }
+      } else {
+        long from = parseVersion(since);
+        if (from < table.compactedThrough) {
+          watch.expire(
+              WatchEvents.expired(
+                  "too old resource version: " + from + " (" + table.compactedThrough + ")"));
+          return;
+        }
+        for (Change change : table.history) {
+          if (change.resourceVersion > from) {
+            watch.deliver(change);
+          }
+        }
+      }
+      table.watches.add(watch);
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /** Forgets a closed watch; never waits (it runs on the server's event loop). */
+  void closed(StoreWatch watch) {
+    Table table = tables.get(watch.tableKey());
+    if (table != null) {
+      table.watches.remove(watch);
+    }
+  }
+
+  // KubernetesCrudPersistence: what fabric8's write handlers call, under the write lock.
+
+  @Override
+  public long requestResourceVersion() {
+    return resourceVersion.incrementAndGet();
+  }
+
+  @Override
+  public AttributeSet getKey(String path) {
+    return pathAttributes(path);
+  }
+
+  @Override
+  public Map.Entry<AttributeSet, String> findResource(AttributeSet attributes) {
+    Table table = tables.get(tableKey(attributes));
+    if (table == null) {
+      return null;
+    }
+    List<Stored> found = table.select(attributes);
+    return found.isEmpty()
+        ? null
+        : new AbstractMap.SimpleImmutableEntry<>(found.get(0).attributes(), found.get(0).json());
+  }
+
+  @Override
+  public boolean isStatusSubresourceEnabledForResource(String path) {
+    return crds.isStatusSubresourceEnabledForResource(extractor.fromKubernetesPath(path));
+  }
+
+  @Override
+  public void processEvent(
+      String path,
+      AttributeSet pathAttributes,
+      AttributeSet oldAttributes,
+      GenericKubernetesResource resource,
+      String newState) {
+    Stored existing = null;
+    if (oldAttributes != null) {
+      Table oldTable = tables.get(tableKey(oldAttributes));
+      existing = oldTable == null ? null : oldTable.objects.remove(objectKey(oldAttributes));
+    }
+    Table table = null;
+    AttributeSet newAttributes = null;
+    long version;
+    if (newState != null) {
+      HasMetadata object =
+          resource != null
+              ? resource
+              : Serialization.unmarshal(newState, GenericKubernetesResource.class);
+      newAttributes = extractor.extract(object);
+      if (!newAttributes.containsKey(KubernetesAttributesExtractor.PLURAL)) {
+        newAttributes = AttributeSet.merge(pathAttributes, newAttributes);
+      }
+      table = tables.computeIfAbsent(tableKey(newAttributes), k -> new Table());
+      table.objects.put(objectKey(newAttributes), new Stored(newAttributes, newState));
+      table.learnKind(object);
+      version = parseVersion(object.getMetadata().getResourceVersion());
+    } else {
+      version = requestResourceVersion();
+    }
+    String oldState = existing == null ? null : existing.json();
+    if (oldState == null ? newState == null : oldState.equals(newState)) {
+      return;
+    }
+    if (table == null) {
+      table = tables.computeIfAbsent(tableKey(oldAttributes), k -> new Table());
+    }
+    Change change =
+        new Change(
+            version < 0 ? resourceVersion.get() : version,
+            oldAttributes,
+            oldState,
+            newAttributes,
+            newState);
+    table.record(change, historyLimit);
+    for (StoreWatch watch : table.watches) {
+      if (!watch.deliver(change)) {
+        watch.bookmark(table, resourceVersion.get(), bookmarkIntervalNanos);
+      }
+    }
+    crds.process(path, newState != null ? newState : oldState, newState == null);
+  }
+
+  @Override
+  public void reset() {
+    lock.writeLock().lock();
+    try {
+      tables.values().forEach(t -> t.watches.forEach(StoreWatch::close));
+      tables.clear();
+      crds.reset();
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  @Override
+  public void shutdown() {
+    reset();
+  }
+
+  // The store.
+
+  /** One stored object: its attributes (for matching) and its JSON as served. */
+  record Stored(AttributeSet attributes, String json) {}
+
+  /**
+   * One change of a resource type, for the watches: the object's attributes and JSON before (null
+   * when created) and after (null when deleted), and the change's resourceVersion.
+   */
+  static final class Change {
+    final long resourceVersion;
+    final AttributeSet oldAttributes;
+    final String oldState;
+    final AttributeSet newAttributes;
+    final String newState;
+    private String deletedState;
+
+    Change(
+        long resourceVersion,
+        AttributeSet oldAttributes,
+        String oldState,
+        AttributeSet newAttributes,
+        String newState) {
+      this.resourceVersion = resourceVersion;
+      this.oldAttributes = oldAttributes;
+      this.oldState = oldState;
+      this.newAttributes = newAttributes;
+      this.newState = newState;
+    }
+
+    /**
+     * The object of a DELETED event for this change: the last state with the change's
+     * resourceVersion, as the API server sends it. Encoded on first use, under the store's lock.
+     */
+    String deletedState() {
+      if (deletedState == null) {
+        deletedState = WatchEvents.withResourceVersion(oldState, resourceVersion);
+      }
+      return deletedState;
+    }
+  }
+
+  /** The objects of one resource type, its recent changes and the watches on it. */
+  static final class Table {
+    /** By {@code namespace/name} (cluster-scoped: {@code name}), in the API server's order. */
+    final NavigableMap<String, Stored> objects = new TreeMap<>();
+
+    final ArrayDeque<Change> history = new ArrayDeque<>();
+    final Set<StoreWatch> watches = ConcurrentHashMap.newKeySet();
+
+    /** The resourceVersion of the newest change dropped from the history (0: none dropped). */
+    long compactedThrough;
+
+    /** The kind and apiVersion of the type, for bookmarks, once an object has shown them. */
+    String kind;
+
+    String apiVersion;
+
+    List<Stored> select(AttributeSet query) {
+      String namespace = value(query, NAMESPACE);
+      String name = value(query, NAME);
+      if (name == null) {
+        // A watch or list by field selector metadata.name=<name>.
+        Attribute byField = query.getAttribute(KubernetesAttributesExtractor.METADATA_NAME);
+        if (byField != null && byField.getType() == AttributeType.WITH) {
+          name = value(query, KubernetesAttributesExtractor.METADATA_NAME);
+        }
+      }
+      if (name != null) {
+        Stored one = objects.get(namespace == null ? name : namespace + "/" + name);
+        if (one != null && one.attributes().matches(query)) {
+          return List.of(one);
+        }
+        if (namespace != null) {
+          return List.of();
+        }
+      }
+      Collection<Stored> candidates =
+          namespace == null
+              ? objects.values()
+              : objects.subMap(namespace + "/", namespace + "0").values();
+      List<Stored> matching = new ArrayList<>();
+      for (Stored candidate : candidates) {
+        if (candidate.attributes().matches(query)) {
+          matching.add(candidate);
+        }
+      }
+      return matching;
+    }
+
+    void record(Change change, int limit) {
+      history.addLast(change);
+      while (history.size() > limit) {
+        compactedThrough = history.removeFirst().resourceVersion;
+      }
+    }
+
+    void learnKind(HasMetadata object) {
+      if (kind == null && object.getKind() != null && object.getApiVersion() != null) {
+        kind = object.getKind();
+        apiVersion = object.getApiVersion();
+      }
+    }
+  }
+
+  /** {@code api/version/plural} of a path's or an object's attributes. */
+  static String tableKey(AttributeSet attributes) {
+    String api = value(attributes, KubernetesAttributesExtractor.API);
+    String version = value(attributes, KubernetesAttributesExtractor.VERSION);
+    String plural = value(attributes, KubernetesAttributesExtractor.PLURAL);
+    return (api == null ? "" : api)
+        + "/"
+        + (version == null ? "" : version)
+        + "/"
+        + (plural == null ? "" : plural);
+  }
+
+  private static String objectKey(AttributeSet attributes) {
+    String namespace = value(attributes, NAMESPACE);
+    String name = value(attributes, NAME);
+    return namespace == null ? name : namespace + "/" + name;
+  }
+
+  private static String value(AttributeSet attributes, String key) {
+    Attribute attribute = attributes.getAttribute(key);
+    if (attribute == null || attribute.getValues().size() != 1) {
+      return null;
+    }
+    Object value = attribute.getValues().get(0);
+    return value == null ? null : value.toString();
+  }
+
+  private static List<String> jsonOf(List<Stored> items) {
+    List<String> json = new ArrayList<>(items.size());
+    for (Stored item : items) {
+      json.add(item.json());
+    }
+    return json;
+  }
+
+  /** A resourceVersion as a number, or -1 when it is not one. */
+  static long parseVersion(String version) {
+    if (version == null || version.isEmpty() || version.length() > 18) {
+      return -1;
+    }
+    for (int i = 0; i < version.length(); i++) {
+      if (!Character.isDigit(version.charAt(i))) {
+        return -1;
+      }
+    }
+    return Long.parseLong(version);
+  }
+
+  /**
+   * fabric8's attributes of a request path (type, namespace, name, field selector) with its label
+   * selector parsed in full by {@link LabelSelector}.
+   */
+  private AttributeSet pathAttributes(String path) {
+    String selector = queryParameters(path).get("labelSelector");
+    if (selector == null) {
+      return extractor.fromPath(path);
+    }
+    return extractor
+        .fromPath(withoutParameter(path, "labelSelector"))
+        .add(LabelSelector.parse(selector).toArray(new Attribute[0]));
+  }
+
+  private static String withoutParameter(String path, String name) {
+    int query = path.indexOf('?');
+    StringBuilder kept = new StringBuilder(path.substring(0, query));
+    char separator = '?';
+    for (String pair : path.substring(query + 1).split("&")) {
+      int eq = pair.indexOf('=');
+      String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+      if (!pair.isEmpty() && !key.equals(name)) {
+        kept.append(separator).append(pair);
+        separator = '&';
+      }
+    }
+    return kept.toString();
+  }
+
+  private static boolean isWatch(String path) {
+    int query = path.indexOf('?');
+    return query >= 0 && "true".equals(queryParameters(path).get("watch"));
+  }
+
+  static Map<String, String> queryParameters(String path) {
+    int query = path.indexOf('?');
+    if (query < 0) {
+      return Map.of();
+    }
+    Map<String, String> parameters = new HashMap<>();
+    for (String pair : path.substring(query + 1).split("&")) {
+      if (pair.isEmpty()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      String key = eq < 0 ? pair : pair.substring(0, eq);
+      String value = eq < 0 ? "" : pair.substring(eq + 1);
+      parameters.put(
+          URLDecoder.decode(key, StandardCharsets.UTF_8),
+          URLDecoder.decode(value, StandardCharsets.UTF_8));
+    }
+    return parameters;
+  }
+
+  private static MockResponse notFound(AttributeSet query) {
+    String plural = value(query, KubernetesAttributesExtractor.PLURAL);
+    return status(404, "NotFound", plural + " \"" + value(query, NAME) + "\" not found");
+  }
+
+  private static MockResponse status(int code, String reason, String message) {
+    Status status =
+        new StatusBuilder()
+            .withStatus("Failure")
+            .withCode(code)
+            .withReason(reason)
+            .withMessage(message)
+            .build();
+    return json(new MockResponse().setResponseCode(code).setBody(Serialization.asJson(status)));
+  }
+
+  private static MockResponse json(MockResponse response) {
+    return response.setHeader("Content-Type", "application/json");
+  }
+
+  /** Encodings of watch events. */
+  static final class WatchEvents {
+    private WatchEvents() {}
+
+    static String event(String type, String objectJson) {
+      return "{\"type\":\"" + type + "\",\"object\":" + objectJson + "}";
+    }
+
+    static String bookmark(String apiVersion, String kind, long resourceVersion) {
+      return event(
+          "BOOKMARK",
+          "{\"kind\":\""
+              + kind
+              + "\",\"apiVersion\":\""
+              + apiVersion
+              + "\",\"metadata\":{\"resourceVersion\":\""
+              + resourceVersion
+              + "\"}}");
+    }
+
+    static String expired(String message) {
+      Status status =
+          new StatusBuilder()
+              .withStatus("Failure")
+              .withCode(410)
+              .withReason("Expired")
+              .withMessage(message)
+              .build();
+      return event("ERROR", Serialization.asJson(status));
+    }
+
+    static String withResourceVersion(String json, long resourceVersion) {
+      JsonNode node = Serialization.jsonMapper().readTree(json);
+      JsonNode metadata = node.path("metadata");
+      if (metadata instanceof ObjectNode m) {
+        m.put("resourceVersion", String.valueOf(resourceVersion));
+      }
+      return Serialization.jsonMapper().writeValueAsString(node);
+    }
+  }
+}
