@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -39,9 +38,7 @@ class DecisionQueries {
   Optional<TargetDecision> forSource(String kind, String namespace, String name) {
     String key = kind + "/" + namespace + "/" + name;
     return query(
-        () ->
-            Optional.ofNullable(
-                this.<TargetDecision>store(EngineTopology.DECISIONS_STORE).get(key)));
+        () -> Optional.ofNullable(read(EngineTopology.DECISIONS_STORE, TargetDecision.class, key)));
   }
 
   /** Everything the engine holds about a Gslb; empty when it holds nothing. */
@@ -49,10 +46,9 @@ class DecisionQueries {
     String key = "Gslb/" + namespace + "/" + name;
     return query(
         () -> {
-          TargetDecision decision =
-              this.<TargetDecision>store(EngineTopology.DECISIONS_STORE).get(key);
-          GslbStatus status = this.<GslbStatus>store(EngineTopology.GSLB_STATUS_STORE).get(key);
-          GslbReport report = this.<GslbReport>store(EngineTopology.GSLB_REPORTS_STORE).get(key);
+          TargetDecision decision = read(EngineTopology.DECISIONS_STORE, TargetDecision.class, key);
+          GslbStatus status = read(EngineTopology.GSLB_STATUS_STORE, GslbStatus.class, key);
+          GslbReport report = read(EngineTopology.GSLB_REPORTS_STORE, GslbReport.class, key);
           if (decision == null && status == null && report == null) {
             return Optional.empty();
           }
@@ -65,13 +61,14 @@ class DecisionQueries {
     return query(
         () -> {
           List<TargetDecision> found = new ArrayList<>();
-          try (KeyValueIterator<String, TargetDecision> all =
-              this.<TargetDecision>store(EngineTopology.DECISIONS_STORE).all()) {
+          try (KeyValueIterator<String, byte[]> all = store(EngineTopology.DECISIONS_STORE).all()) {
             while (all.hasNext()) {
-              KeyValue<String, TargetDecision> entry = all.next();
-              for (DnsRecord record : entry.value.records()) {
+              TargetDecision decision =
+                  EngineTopology.decode(
+                      EngineTopology.DECISIONS_STORE, TargetDecision.class, all.next().value);
+              for (DnsRecord record : decision.records()) {
                 if (record.dnsName().equals(hostname)) {
-                  found.add(entry.value);
+                  found.add(decision);
                   break;
                 }
               }
@@ -100,7 +97,12 @@ class DecisionQueries {
     }
   }
 
-  private <V> ReadOnlyKeyValueStore<String, V> store(String name) {
+  private <V> V read(String store, Class<V> type, String key) {
+    return EngineTopology.decode(store, type, store(store).get(key));
+  }
+
+  /** One of the stores of encoded values (the bytes the engine publishes). */
+  private ReadOnlyKeyValueStore<String, byte[]> store(String name) {
     KafkaStreams streams = factory.getKafkaStreams();
     KafkaStreams.State state = streams == null ? null : streams.state();
     if (state != KafkaStreams.State.RUNNING) {
@@ -108,6 +110,7 @@ class DecisionQueries {
           "Kafka Streams is " + (state == null ? "not started" : state) + ", not RUNNING");
     }
     return streams.store(
-        StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore()));
+        StoreQueryParameters.fromNameAndType(
+            name, QueryableStoreTypes.<String, byte[]>keyValueStore()));
   }
 }

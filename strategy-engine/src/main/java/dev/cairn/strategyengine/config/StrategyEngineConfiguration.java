@@ -2,7 +2,6 @@ package dev.cairn.strategyengine.config;
 
 import dev.cairn.commonmodel.TopicSettings;
 import dev.cairn.commonmodel.Topics;
-import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.strategyengine.gslb.GslbSettings;
 import dev.cairn.strategyengine.stream.EngineMeters;
 import dev.cairn.strategyengine.stream.EngineMetrics;
@@ -42,6 +41,20 @@ class StrategyEngineConfiguration {
 
   private static final Logger log = LoggerFactory.getLogger(StrategyEngineConfiguration.class);
 
+  /**
+   * The consumer's internal switch for the LeaveGroup request on close, which Kafka Streams turns
+   * off for its main consumer; the engine turns it on. A stopped engine then leaves its consumer
+   * group at once, and the instance taking over (a restart, a rolling update) gets the partitions
+   * without waiting {@code session.timeout.ms} (45 s by default) for the old member to expire,
+   * during which no decision would be made. The public way, {@code KafkaStreams.close(CloseOptions
+   * .leaveGroup(true))} ({@code StreamsBuilderFactoryBean.setLeaveGroupOnClose}, also set), only
+   * removes static members in Kafka Streams 4.1 (<a
+   * href="https://issues.apache.org/jira/browse/KAFKA-16514">KAFKA-16514</a>; KIP-1153's {@code
+   * CloseOptions.GroupMembershipOperation.LEAVE_GROUP} fixes it in 4.2, which also drops this
+   * switch). {@code LeaveGroupOnCloseIT} checks the effect.
+   */
+  static final String LEAVE_GROUP_ON_CLOSE = "internal.leave.group.on.close";
+
   @Bean
   EngineMetrics engineMetrics(MeterRegistry registry) {
     return new EngineMeters(registry);
@@ -79,6 +92,7 @@ class StrategyEngineConfiguration {
     config.put(StreamsConfig.APPLICATION_ID_CONFIG, properties.applicationId());
     config.put(StreamsConfig.STATE_DIR_CONFIG, properties.stateDir().toString());
     config.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, properties.commitInterval().toMillis());
+    config.put(StreamsConfig.POLL_MS_CONFIG, properties.pollInterval().toMillis());
     config.put(
         StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG),
         (int) properties.producerLinger().toMillis());
@@ -91,12 +105,20 @@ class StrategyEngineConfiguration {
     config.put(
         StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, InputErrorHandler.class);
     config.put(InputErrorHandler.INPUT_ERRORS_CONFIG, inputErrors);
+    config.put(StreamsConfig.mainConsumerPrefix(LEAVE_GROUP_ON_CLOSE), true);
     return new KafkaStreamsConfiguration(config);
   }
 
+  /**
+   * Streams failures go to {@link StreamsFailures}; on close the engine leaves its consumer group
+   * ({@link #LEAVE_GROUP_ON_CLOSE} explains why both settings are needed).
+   */
   @Bean
   StreamsBuilderFactoryBeanConfigurer engineStreamsConfigurer(StreamsFailures failures) {
-    return factory -> factory.setStreamsUncaughtExceptionHandler(failures);
+    return factory -> {
+      factory.setStreamsUncaughtExceptionHandler(failures);
+      factory.setLeaveGroupOnClose(true);
+    };
   }
 
   @Bean
@@ -114,11 +136,12 @@ class StrategyEngineConfiguration {
         metrics,
         properties.resolutionExpiryCheckInterval(),
         properties.gslb().punctuateInterval(),
-        properties.stateStoreType());
+        properties.stateStoreType(),
+        properties.catchUpSettings());
   }
 
   @Bean
-  KStream<String, TargetDecision> decisionStream(StreamsBuilder builder, EngineTopology topology) {
+  KStream<String, byte[]> decisionStream(StreamsBuilder builder, EngineTopology topology) {
     return topology.build(builder);
   }
 

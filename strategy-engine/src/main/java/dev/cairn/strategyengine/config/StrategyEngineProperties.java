@@ -3,6 +3,7 @@ package dev.cairn.strategyengine.config;
 import dev.cairn.commonmodel.TopicSettings;
 import dev.cairn.strategyengine.gslb.GslbSettings;
 import dev.cairn.strategyengine.placement.PlacementSettings;
+import dev.cairn.strategyengine.stream.CatchUp;
 import dev.cairn.strategyengine.stream.EngineTopology.StoreType;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,12 +29,17 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     is still used (RFC 8767 serve-stale)
  * @param resolutionExpiryCheckInterval how often routes using stale resolutions are re-checked
  * @param commitInterval Kafka Streams {@code commit.interval.ms}; short for low latency
+ * @param pollInterval Kafka Streams {@code poll.ms}: the longest an idle stream thread blocks
+ *     before it runs due punctuations, so it bounds how late a route or Gslb marked by an input
+ *     that did not advance stream time is decided (Streams would wait 100 ms)
  * @param producerLinger the {@code linger.ms} of the engine's producers (decisions, statuses, the
  *     broadcast hop, changelogs). Kafka Streams would use 100 ms, which a peer-answer change pays
  *     twice (broadcast, then output); 5 ms is Kafka 4's client default
  * @param statestoreCacheMaxBytes Kafka Streams {@code statestore.cache.max.bytes}; 0 forwards every
  *     change at once
  * @param streamThreads Kafka Streams {@code num.stream.threads}
+ * @param catchUp how decisions are batched while the engine works through a backlog, {@code
+ *     engine.catch-up.*}
  * @param stateStoreType {@code rocksdb} (default) or {@code in-memory}
  * @param topics topic prefix, partitions and replicas
  * @param gslb the Gslb (k8gb) settings, {@code engine.gslb.*}
@@ -49,9 +55,11 @@ public record StrategyEngineProperties(
     @DefaultValue("24h") Duration resolutionMaxStale,
     @DefaultValue("1m") Duration resolutionExpiryCheckInterval,
     @DefaultValue("100ms") Duration commitInterval,
+    @DefaultValue("10ms") Duration pollInterval,
     @DefaultValue("5ms") Duration producerLinger,
     @DefaultValue("0") long statestoreCacheMaxBytes,
     @DefaultValue("1") int streamThreads,
+    @DefaultValue CatchUpSettings catchUp,
     @DefaultValue("rocksdb") StoreType stateStoreType,
     @DefaultValue TopicSettings topics,
     @DefaultValue Gslb gslb) {
@@ -68,6 +76,7 @@ public record StrategyEngineProperties(
     }
     requirePositive("engine.resolution-expiry-check-interval", resolutionExpiryCheckInterval);
     requirePositive("engine.commit-interval", commitInterval);
+    requirePositive("engine.poll-interval", pollInterval);
     if (producerLinger == null || producerLinger.isNegative()) {
       throw new IllegalArgumentException(
           "engine.producer-linger must not be negative, got " + producerLinger);
@@ -81,6 +90,9 @@ public record StrategyEngineProperties(
     if (topics == null) {
       topics = TopicSettings.defaults();
     }
+    if (catchUp == null) {
+      catchUp = new CatchUpSettings(null, null, null);
+    }
     placementSettings(
         enableIpv4, enableIpv6, resolveTargetHostnames, dnsResolver, resolutionMaxStale);
     if (gslb == null) {
@@ -92,6 +104,11 @@ public record StrategyEngineProperties(
   /** The Gslb settings the core receives. */
   public GslbSettings gslbSettings() {
     return gslb.settings();
+  }
+
+  /** How the topology batches decisions while it catches up. */
+  public CatchUp catchUpSettings() {
+    return new CatchUp(catchUp.lag(), catchUp.idle(), catchUp.maxDelay());
   }
 
   /** The settings the placement core receives. */
@@ -108,6 +125,33 @@ public record StrategyEngineProperties(
   private static void requirePositive(String name, Duration value) {
     if (value == null || value.isNegative() || value.isZero()) {
       throw new IllegalArgumentException(name + " must be positive, got " + value);
+    }
+  }
+
+  /**
+   * How decisions are batched while the engine works through a backlog (a restart, a replay, a
+   * burst it fell behind on), {@code engine.catch-up.*}: input changes mark the routes and Gslbs
+   * they affect, and while the engine catches up the marks are decided once the backlog is worked
+   * off or {@code max-delay} has passed, so a Gslb is decided once for its spec and all its peers'
+   * answers instead of once per input.
+   *
+   * @param lag an input older than this (record timestamp against the engine's clock) when
+   *     processed means the engine is catching up
+   * @param idle no input for this long means the engine has worked off its backlog
+   * @param maxDelay the longest a mark waits while the engine catches up
+   */
+  public record CatchUpSettings(
+      @DefaultValue("1s") Duration lag,
+      @DefaultValue("1s") Duration idle,
+      @DefaultValue("2s") Duration maxDelay) {
+
+    public CatchUpSettings {
+      lag = lag == null ? CatchUp.DEFAULTS.lag() : lag;
+      idle = idle == null ? CatchUp.DEFAULTS.idle() : idle;
+      maxDelay = maxDelay == null ? CatchUp.DEFAULTS.maxDelay() : maxDelay;
+      requirePositive("engine.catch-up.lag", lag);
+      requirePositive("engine.catch-up.idle", idle);
+      requirePositive("engine.catch-up.max-delay", maxDelay);
     }
   }
 

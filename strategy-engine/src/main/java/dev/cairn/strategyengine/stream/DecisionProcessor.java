@@ -2,7 +2,9 @@ package dev.cairn.strategyengine.stream;
 
 import dev.cairn.commonmodel.ObjectRef;
 import dev.cairn.commonmodel.Topics;
+import dev.cairn.commonmodel.codec.EventTime;
 import dev.cairn.commonmodel.decision.Disposition;
+import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.health.HostnameResolution;
 import dev.cairn.commonmodel.health.PeerAnswer;
@@ -14,6 +16,8 @@ import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
 import dev.cairn.commonmodel.validation.Hostnames;
 import dev.cairn.strategyengine.gslb.GslbDecider;
+import dev.cairn.strategyengine.gslb.GslbDependencies;
+import dev.cairn.strategyengine.gslb.GslbReport;
 import dev.cairn.strategyengine.gslb.GslbSettings;
 import dev.cairn.strategyengine.placement.NodeDirectory;
 import dev.cairn.strategyengine.placement.NodeView;
@@ -34,7 +38,10 @@ import dev.cairn.strategyengine.stream.TopologyInput.SyncInput;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +50,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -60,6 +69,23 @@ import org.slf4j.LoggerFactory;
  * emitted, and holds back every NO_TARGETS, WITHDRAW and tombstone until the watcher's view is
  * synced. Gslbs are handled by a {@link GslbReconciler}; two wall-clock punctuators re-decide what
  * changes with time alone (stale hostname resolutions, expiring trusted peer answers).
+ *
+ * <p>Recomputation is coalesced: an input change only marks the routes and Gslbs it affects, and
+ * the marks are decided once each after the processing batch, by a punctuator on stream time (due
+ * as soon as a record has advanced it) or one on wall-clock time (checked after every batch and at
+ * least every {@code poll.ms}, for records that did not advance stream time). While the task
+ * catches up on a backlog each mark waits until the backlog is worked off or it is {@link
+ * CatchUp#maxDelay()} old ({@link CatchUp}), so a Gslb whose spec and peer answers arrive one after
+ * the other is decided once, not once per input. Marks live in memory: a commit can happen between
+ * a mark and its decision, so every task re-decides everything it holds when it starts ({@link
+ * Trigger#RESTART}), as a level-triggered loop does after a restart.
+ *
+ * <p>Every decision and status is forwarded with the latest timestamp among the records (or
+ * punctuations) that caused it and, in its {@link EventTime} header, the earliest event time among
+ * the input records coalesced into it (a decision held back until the watcher's view is synced
+ * keeps it until it is emitted). A decision caused by time alone (a trusted peer answer or a stale
+ * resolution expiring, a restart) carries the time the engine decided it: that is when the change
+ * was observed. A decision caused by inputs none of which carries the header carries none.
  */
 final class DecisionProcessor
     implements Processor<String, TopologyInput, String, EngineOutput>, Emission {
@@ -88,22 +114,71 @@ final class DecisionProcessor
   private KeyValueStore<String, ServiceState> services;
   private KeyValueStore<String, PeerAnswer> peerAnswers;
   private KeyValueStore<String, PlacementDependencies> dependencies;
-  private KeyValueStore<String, TargetDecision> decisions;
+  private EncodedStore<TargetDecision> decisions;
+  private KeyValueStore<String, byte[]> decisionBytes;
+  private KeyValueStore<String, byte[]> statusBytes;
   private KeyValueStore<String, String> held;
   private ReverseIndex index;
+  private StoreGslbView view;
   private GslbReconciler gslbReconciler;
 
+  /** How often marks are considered for deciding (stream and wall-clock time). */
+  private static final Duration DECIDE_INTERVAL = Duration.ofMillis(1);
+
+  /** The content of the held store, kept in memory: every decision asks whether it is held. */
+  private final Map<String, String> heldOutcomes = new HashMap<>();
+
+  /** The triggers that are the passing of time, not an input record. */
+  private static final Set<Trigger> TIMED =
+      EnumSet.of(Trigger.RESOLUTION_EXPIRY, Trigger.SPLIT_BRAIN_EXPIRY, Trigger.RESTART);
+
+  /** No event time known. */
+  private static final long NO_EVENT_TIME = Long.MAX_VALUE;
+
+  /** The routes and Gslbs marked and not decided yet, in the order they were first marked. */
+  private final Map<String, Mark> pending = new LinkedHashMap<>();
+
+  /**
+   * The event time of each held decision (the keys of {@link #heldOutcomes} whose causes carried
+   * one), so that the decision carries it when the sync releases it; kept in memory only, so a
+   * decision released after a restart carries the time it was decided.
+   */
+  private final Map<String, Long> heldEventTimes = new HashMap<>();
+
+  private final CatchUp catchUp;
   private NodeDirectory directory;
   private boolean synced;
   private long timestamp;
   private long lastExpiryCheck = Long.MIN_VALUE;
+
+  /**
+   * The wall-clock time the task last processed an input or finished deciding (the start before
+   * either): a task catching up that has had the chance to take input for {@link CatchUp#idle()}
+   * since, and got none, has worked off its backlog. Deciding counts, so that a long decision pass
+   * does not look like a pause of the input.
+   */
+  private long lastInputAt;
+
+  /** True while the task works through a backlog: its last input was older than the lag. */
+  private boolean catchingUp;
+
+  /** The event time of the input record being processed, {@link #NO_EVENT_TIME} when none. */
+  private long inputEventTime = NO_EVENT_TIME;
+
+  /** The timestamp of what the key being decided is forwarded with. */
+  private long decidingTimestamp;
+
+  /** The event time the key being decided is forwarded with, {@link #NO_EVENT_TIME} when none. */
+  private long decidingEventTime = NO_EVENT_TIME;
 
   DecisionProcessor(
       PlacementSettings settings,
       GslbSettings gslbSettings,
       EngineMetrics metrics,
       Duration expiryCheckInterval,
-      Duration punctuateInterval) {
+      Duration punctuateInterval,
+      CatchUp catchUp) {
+    this.catchUp = catchUp;
     this.settings = settings;
     this.gslbSettings = gslbSettings;
     this.metrics = metrics;
@@ -123,28 +198,44 @@ final class DecisionProcessor
     services = context.getStateStore(EngineTopology.SERVICES_STORE);
     peerAnswers = context.getStateStore(EngineTopology.PEER_ANSWERS_STORE);
     dependencies = context.getStateStore(EngineTopology.DEPENDENCIES_STORE);
-    decisions = context.getStateStore(EngineTopology.DECISIONS_STORE);
+    decisionBytes = context.getStateStore(EngineTopology.DECISIONS_STORE);
+    decisions = new EncodedStore<>(decisionBytes, TargetDecision.class);
     held = context.getStateStore(EngineTopology.HELD_STORE);
+    try (KeyValueIterator<String, String> all = held.all()) {
+      all.forEachRemaining(entry -> heldOutcomes.put(entry.key, entry.value));
+    }
+    statusBytes = context.getStateStore(EngineTopology.GSLB_STATUS_STORE);
     index = new ReverseIndex(context.getStateStore(EngineTopology.INDEX_STORE));
     directory = new NodeDirectory();
     try (KeyValueIterator<String, NodeState> all = nodes.all()) {
       all.forEachRemaining(entry -> directory.put(entry.value));
     }
+    view = new StoreGslbView(routes, services, endpoints, peerAnswers, resolutions, directory);
     gslbReconciler =
         new GslbReconciler(
             gslbSettings,
             settings,
             metrics,
             this,
-            new StoreGslbView(routes, services, endpoints, peerAnswers, resolutions, directory),
+            view,
             index,
             gslbs,
-            context.getStateStore(EngineTopology.GSLB_DEPENDENCIES_STORE),
+            new EncodedStore<>(
+                context.getStateStore(EngineTopology.GSLB_DEPENDENCIES_STORE),
+                GslbDependencies.class),
             context.getStateStore(EngineTopology.DEADLINES_STORE),
             decisions,
-            context.getStateStore(EngineTopology.GSLB_STATUS_STORE),
-            context.getStateStore(EngineTopology.GSLB_REPORTS_STORE));
+            new EncodedStore<>(statusBytes, GslbStatus.class),
+            new EncodedStore<>(
+                context.getStateStore(EngineTopology.GSLB_REPORTS_STORE), GslbReport.class));
     synced = computeSynced();
+    // Until the first input shows whether a backlog waits, assume one: the marks of the start are
+    // decided once it is worked off (or the task is idle), not before.
+    lastInputAt = context.currentSystemTimeMs();
+    catchingUp = true;
+    markEverything();
+    context.schedule(DECIDE_INTERVAL, PunctuationType.STREAM_TIME, now -> maybeDecide());
+    context.schedule(DECIDE_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> maybeDecide());
     context.schedule(
         expiryCheckInterval, PunctuationType.WALL_CLOCK_TIME, this::checkResolutionExpiry);
     context.schedule(
@@ -153,6 +244,7 @@ final class DecisionProcessor
         .addKeyValue("task", context.taskId())
         .addKeyValue("nodes", directory.size())
         .addKeyValue("synced", synced)
+        .addKeyValue("pending", pending.size())
         .addKeyValue("geoTag", gslbSettings.geoTag())
         .log("Decision task initialised");
   }
@@ -162,9 +254,13 @@ final class DecisionProcessor
     String key = record.key();
     TopologyInput input = record.value();
     timestamp = record.timestamp();
+    lastInputAt = context.currentSystemTimeMs();
+    catchingUp = lastInputAt - timestamp > catchUp.lag().toMillis();
     if (key == null || input == null) {
       return;
     }
+    inputEventTime =
+        EventTime.read(record.headers()).map(Instant::toEpochMilli).orElse(NO_EVENT_TIME);
     if (input instanceof RouteInput route) {
       onRoute(key, route.value());
     } else if (input instanceof EndpointsInput service) {
@@ -193,7 +289,10 @@ final class DecisionProcessor
 
   @Override
   public void hold(String key, String outcome) {
-    if (!outcome.equals(held.get(key))) {
+    if (decidingEventTime != NO_EVENT_TIME) {
+      heldEventTimes.put(key, decidingEventTime); // the earliest, held ones included
+    }
+    if (!outcome.equals(heldOutcomes.put(key, outcome))) {
       held.put(key, outcome);
       metrics.held(outcome);
       log.atInfo()
@@ -205,14 +304,19 @@ final class DecisionProcessor
 
   @Override
   public void release(String key) {
-    if (held.get(key) != null) {
+    heldEventTimes.remove(key);
+    if (heldOutcomes.remove(key) != null) {
       held.delete(key); // only when held: a delete writes a changelog tombstone
     }
   }
 
   @Override
   public void forward(String key, EngineOutput output) {
-    context.forward(new Record<>(key, output, timestamp));
+    Headers headers = new RecordHeaders();
+    if (decidingEventTime != NO_EVENT_TIME) {
+      EventTime.stamp(headers, Instant.ofEpochMilli(decidingEventTime));
+    }
+    context.forward(new Record<>(key, output, decidingTimestamp, headers));
   }
 
   @Override
@@ -238,10 +342,10 @@ final class DecisionProcessor
       routes.put(key, route);
     }
     if (placed) {
-      recompute(key, Trigger.ROUTE);
+      mark(key, Trigger.ROUTE);
     }
     if (changed) {
-      recomputeAll(index.dependents(DependencyIndex.routePrefix(key)), Trigger.ROUTE);
+      markAll(index.dependents(DependencyIndex.routePrefix(key)), Trigger.ROUTE);
     }
   }
 
@@ -258,7 +362,7 @@ final class DecisionProcessor
     } else {
       endpoints.put(key, value);
     }
-    recomputeAll(index.dependents(DependencyIndex.servicePrefix(key)), Trigger.ENDPOINTS);
+    markAll(index.dependents(DependencyIndex.servicePrefix(key)), Trigger.ENDPOINTS);
   }
 
   private void onService(String key, ServiceState value) {
@@ -274,7 +378,7 @@ final class DecisionProcessor
     } else {
       services.put(key, value);
     }
-    recomputeAll(index.dependents(DependencyIndex.serviceStatePrefix(key)), Trigger.SERVICE);
+    markAll(index.dependents(DependencyIndex.serviceStatePrefix(key)), Trigger.SERVICE);
   }
 
   private void onGslb(String key, GslbState gslb) {
@@ -287,7 +391,7 @@ final class DecisionProcessor
     } else {
       gslbs.put(key, gslb);
     }
-    recompute(key, Trigger.GSLB);
+    mark(key, Trigger.GSLB);
   }
 
   private void onPeerAnswer(String key, PeerAnswer value) {
@@ -313,8 +417,9 @@ final class DecisionProcessor
       peerAnswers.delete(storeKey);
     } else {
       peerAnswers.put(storeKey, value);
+      view.answerStored(storeKey);
     }
-    recomputeAll(index.dependents(DependencyIndex.peerPrefix(host)), Trigger.PEER_ANSWER);
+    markAll(index.dependents(DependencyIndex.peerPrefix(host)), Trigger.PEER_ANSWER);
   }
 
   private void onNode(String key, NodeState value) {
@@ -345,7 +450,7 @@ final class DecisionProcessor
       }
       affected.addAll(index.dependents(DependencyIndex.fallbackPrefix()));
     }
-    recomputeAll(new TreeSet<>(affected), Trigger.NODE);
+    markAll(new TreeSet<>(affected), Trigger.NODE);
   }
 
   private void onSync(String key, SyncMarker marker) {
@@ -359,10 +464,7 @@ final class DecisionProcessor
     if (synced == wasSynced) {
       return;
     }
-    List<String> waiting = new ArrayList<>();
-    try (KeyValueIterator<String, String> all = held.all()) {
-      all.forEachRemaining(entry -> waiting.add(entry.key));
-    }
+    List<String> waiting = new ArrayList<>(new TreeSet<>(heldOutcomes.keySet()));
     log.atInfo()
         .addKeyValue("task", context.taskId())
         .addKeyValue("watcher", key)
@@ -370,7 +472,7 @@ final class DecisionProcessor
         .addKeyValue("held", waiting.size())
         .log(synced ? "Watcher view synced; releasing held decisions" : "Watcher view unsynced");
     if (synced) {
-      recomputeAll(waiting, Trigger.SYNC);
+      markAll(waiting, Trigger.SYNC);
     }
   }
 
@@ -387,7 +489,7 @@ final class DecisionProcessor
     } else {
       resolutions.put(key, value);
     }
-    recomputeAll(index.dependents(DependencyIndex.resolutionPrefix(key)), Trigger.RESOLUTION);
+    markAll(index.dependents(DependencyIndex.resolutionPrefix(key)), Trigger.RESOLUTION);
   }
 
   /**
@@ -412,7 +514,8 @@ final class DecisionProcessor
         }
       }
     }
-    recomputeAll(affected, Trigger.RESOLUTION_EXPIRY);
+    markAll(affected, Trigger.RESOLUTION_EXPIRY);
+    maybeDecide();
   }
 
   /**
@@ -423,14 +526,107 @@ final class DecisionProcessor
   private void checkPeerAnswerExpiry(long now) {
     timestamp = now;
     List<String> due = gslbReconciler.takeDue(now);
-    recomputeAll(new TreeSet<>(due), Trigger.SPLIT_BRAIN_EXPIRY);
+    markAll(new TreeSet<>(due), Trigger.SPLIT_BRAIN_EXPIRY);
+    maybeDecide();
   }
 
   // ------------------------------------------------------------------ recomputation
 
-  private void recomputeAll(Iterable<String> keys, Trigger trigger) {
+  private void markAll(Iterable<String> keys, Trigger trigger) {
     for (String key : keys) {
-      recompute(key, trigger);
+      mark(key, trigger);
+    }
+  }
+
+  /**
+   * Marks a route or Gslb to be decided ({@link #maybeDecide}), noting the cause: the record being
+   * processed (its timestamp and event time), or for a {@link #TIMED} trigger the punctuation.
+   */
+  private void mark(String key, Trigger trigger) {
+    Mark mark = pending.get(key);
+    if (mark == null) {
+      mark = new Mark(trigger, context.currentSystemTimeMs());
+      pending.put(key, mark);
+    }
+    mark.timestamp = Math.max(mark.timestamp, timestamp);
+    if (!TIMED.contains(trigger)) {
+      mark.byInput = true;
+      mark.eventTime = Math.min(mark.eventTime, inputEventTime);
+    }
+  }
+
+  /**
+   * After a processing batch (and at least every {@code poll.ms}): decides every mark when the
+   * input is live or the task has worked off its backlog (no input for {@link CatchUp#idle()});
+   * while it catches up, only the marks that have waited {@link CatchUp#maxDelay()}.
+   */
+  private void maybeDecide() {
+    if (pending.isEmpty()) {
+      return;
+    }
+    long now = context.currentSystemTimeMs();
+    if (!catchingUp || now - lastInputAt >= catchUp.idle().toMillis()) {
+      decide(new ArrayList<>(pending.entrySet()));
+      pending.clear();
+      return;
+    }
+    long due = now - catchUp.maxDelay().toMillis();
+    List<Map.Entry<String, Mark>> batch = new ArrayList<>();
+    Iterator<Map.Entry<String, Mark>> oldestFirst = pending.entrySet().iterator();
+    while (oldestFirst.hasNext()) {
+      Map.Entry<String, Mark> entry = oldestFirst.next();
+      if (entry.getValue().markedAt > due) {
+        break;
+      }
+      batch.add(entry);
+      oldestFirst.remove();
+    }
+    decide(batch);
+  }
+
+  /**
+   * Marks every placed route and Gslb this task holds, and every one it has published a decision or
+   * status for or holds one back (at start).
+   */
+  private void markEverything() {
+    timestamp = context.currentSystemTimeMs();
+    for (KeyValueStore<String, ?> store :
+        List.of(routes, gslbs, decisionBytes, statusBytes, held)) {
+      try (KeyValueIterator<String, ?> all = store.all()) {
+        while (all.hasNext()) {
+          String key = all.next().key;
+          if (key.startsWith(ROUTE_PREFIX) || key.startsWith(GSLB_PREFIX)) {
+            mark(key, Trigger.RESTART);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Decides each marked route and Gslb once, in the order they were first marked, forwarding what
+   * changed with the timestamp and event time of its causes.
+   */
+  private void decide(List<Map.Entry<String, Mark>> batch) {
+    if (batch.isEmpty()) {
+      return;
+    }
+    try {
+      for (Map.Entry<String, Mark> entry : batch) {
+        String key = entry.getKey();
+        Mark mark = entry.getValue();
+        long eventTime = Math.min(mark.eventTime, heldEventTimes.getOrDefault(key, NO_EVENT_TIME));
+        if (eventTime == NO_EVENT_TIME && !mark.byInput) {
+          eventTime = context.currentSystemTimeMs(); // time alone: observed now
+        }
+        decidingTimestamp = mark.timestamp;
+        decidingEventTime = eventTime;
+        recompute(key, mark.trigger);
+      }
+    } finally {
+      decidingEventTime = NO_EVENT_TIME;
+      view.forget();
+      lastInputAt = Math.max(lastInputAt, context.currentSystemTimeMs());
     }
   }
 
@@ -445,10 +641,9 @@ final class DecisionProcessor
   private void recomputeRoute(String routeKey, Trigger trigger) {
     metrics.recomputed(trigger);
     RouteState route = routes.get(routeKey);
-    TargetDecision previous = decisions.get(routeKey);
     if (route == null) {
       replaceDependencies(routeKey, PlacementDependencies.NONE);
-      if (previous == null) {
+      if (decisions.bytes(routeKey) == null) {
         release(routeKey);
       } else if (!synced) {
         hold(routeKey, TOMBSTONE);
@@ -481,7 +676,8 @@ final class DecisionProcessor
     }
     replaceDependencies(routeKey, placement.dependencies());
     TargetDecision desired = placement.decision();
-    if (desired.equals(previous)) {
+    byte[] encoded = decisions.encode(desired);
+    if (decisions.holds(routeKey, encoded)) {
       release(routeKey);
       return;
     }
@@ -490,8 +686,8 @@ final class DecisionProcessor
       return;
     }
     release(routeKey);
-    decisions.put(routeKey, desired);
-    forward(routeKey, new DecisionOutput(desired));
+    decisions.put(routeKey, encoded);
+    forward(routeKey, new DecisionOutput(encoded));
     metrics.emitted(desired.disposition().name());
     log.atInfo()
         .addKeyValue("route", routeKey)
@@ -593,5 +789,29 @@ final class DecisionProcessor
       }
     }
     return zones;
+  }
+
+  /** A route or Gslb marked to be decided, and what caused it. */
+  private static final class Mark {
+
+    /** The first trigger (the metric tag of the recomputation). */
+    final Trigger trigger;
+
+    /** The wall-clock time of the first mark. */
+    final long markedAt;
+
+    /** The latest timestamp among the records and punctuations that caused it. */
+    long timestamp = Long.MIN_VALUE;
+
+    /** The earliest event time among the input records that caused it. */
+    long eventTime = NO_EVENT_TIME;
+
+    /** True when an input record caused it, not only the passing of time. */
+    boolean byInput;
+
+    Mark(Trigger trigger, long markedAt) {
+      this.trigger = trigger;
+      this.markedAt = markedAt;
+    }
   }
 }

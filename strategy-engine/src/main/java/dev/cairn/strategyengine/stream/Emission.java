@@ -9,13 +9,19 @@ interface Emission {
   /** True when the watcher's view is complete (every sync marker SYNCED). */
   boolean synced();
 
-  /** Holds back a key's NO_TARGETS, WITHDRAW or tombstone until the view is synced. */
+  /**
+   * Holds back a key's NO_TARGETS, WITHDRAW or tombstone until the view is synced, with the event
+   * time of what caused it.
+   */
   void hold(String key, String outcome);
 
   /** Forgets a key's held outcome. */
   void release(String key);
 
-  /** Sends an output downstream, stamped with the current record or punctuation time. */
+  /**
+   * Sends an output of the key being decided downstream, with the timestamp and {@code
+   * cairn-event-time} of what caused the decision.
+   */
   void forward(String key, EngineOutput output);
 
   /** The task's wall-clock time in epoch milliseconds (mockable in TopologyTestDriver). */

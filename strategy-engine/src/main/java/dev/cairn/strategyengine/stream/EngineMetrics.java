@@ -72,7 +72,9 @@ public interface EngineMetrics {
     GSLB,
     SERVICE,
     PEER_ANSWER,
-    SPLIT_BRAIN_EXPIRY;
+    SPLIT_BRAIN_EXPIRY,
+    /** The task started: everything it holds is decided again. */
+    RESTART;
 
     /** The metric tag value. */
     public String tag() {

@@ -4,14 +4,17 @@ import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
 
 /**
- * One output of the decision processor, routed to its topic by type. A {@code null} value is a
- * tombstone. Never serialised.
+ * One output of the decision processor, routed to its topic by type, as the bytes it was stored
+ * with ({@link EncodedStore}); a {@code null} value is a tombstone.
  */
 sealed interface EngineOutput {
 
-  /** For {@code cairn.decision.targets.v1}. */
-  record DecisionOutput(TargetDecision value) implements EngineOutput {}
+  /** The encoded value, {@code null} for a tombstone. */
+  byte[] value();
 
-  /** For {@code cairn.decision.gslb-status.v1}. */
-  record StatusOutput(GslbStatus value) implements EngineOutput {}
+  /** An encoded {@link TargetDecision} for {@code cairn.decision.targets.v1}. */
+  record DecisionOutput(byte[] value) implements EngineOutput {}
+
+  /** An encoded {@link GslbStatus} for {@code cairn.decision.gslb-status.v1}. */
+  record StatusOutput(byte[] value) implements EngineOutput {}
 }

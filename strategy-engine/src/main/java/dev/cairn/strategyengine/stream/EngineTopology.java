@@ -3,7 +3,6 @@ package dev.cairn.strategyengine.stream;
 import dev.cairn.commonmodel.TopicSettings;
 import dev.cairn.commonmodel.TopicSpec;
 import dev.cairn.commonmodel.Topics;
-import dev.cairn.commonmodel.codec.CairnSerde;
 import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.health.HostnameResolution;
@@ -20,7 +19,6 @@ import dev.cairn.strategyengine.gslb.GslbSettings;
 import dev.cairn.strategyengine.placement.PlacementDependencies;
 import dev.cairn.strategyengine.placement.PlacementSettings;
 import dev.cairn.strategyengine.stream.EngineOutput.DecisionOutput;
-import dev.cairn.strategyengine.stream.EngineOutput.StatusOutput;
 import dev.cairn.strategyengine.stream.TopologyInput.EndpointsInput;
 import dev.cairn.strategyengine.stream.TopologyInput.GslbInput;
 import dev.cairn.strategyengine.stream.TopologyInput.NodeInput;
@@ -30,9 +28,13 @@ import dev.cairn.strategyengine.stream.TopologyInput.RouteInput;
 import dev.cairn.strategyengine.stream.TopologyInput.ServiceInput;
 import dev.cairn.strategyengine.stream.TopologyInput.SyncInput;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -43,6 +45,8 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -66,9 +70,16 @@ import org.apache.kafka.streams.state.Stores;
  * broadcast delivers each change to each task in order, which is what recomputing the affected
  * routes and Gslbs needs.
  *
- * <p>All stores are key-value stores with String keys and {@link CairnSerde} values. {@value
- * #DECISIONS_STORE} holds the last decision emitted per route or Gslb and serves the explain API,
- * with {@value #GSLB_STATUS_STORE} and {@value #GSLB_REPORTS_STORE}.
+ * <p>All stores are key-value stores with String keys and Cairn JSON values ({@link EngineJson},
+ * the bytes {@code CairnSerde} writes). {@value #DECISIONS_STORE} holds the last decision emitted
+ * per route or Gslb and serves the explain API, with {@value #GSLB_STATUS_STORE} and {@value
+ * #GSLB_REPORTS_STORE}. The stores of inputs, decisions, statuses and held decisions have
+ * changelogs and are kept as {@link StoreType} says; the stores derived from them by deciding
+ * ({@value #INDEX_STORE}, {@value #DEPENDENCIES_STORE}, {@value #GSLB_DEPENDENCIES_STORE}, {@value
+ * #DEADLINES_STORE}, {@value #GSLB_REPORTS_STORE}) are in memory without changelog: every task
+ * decides everything it holds again when it starts, which rebuilds them from empty, so they cost no
+ * changelog record or disk write per decision and can never be left behind the inputs (a RocksDB
+ * copy would survive a crash flushed at some other point than the changelogged stores).
  */
 public final class EngineTopology {
 
@@ -136,6 +147,16 @@ public final class EngineTopology {
     }
   }
 
+  /** The stores rebuilt by deciding again: in memory, without changelog. */
+  private static final Set<String> DERIVED_STORES =
+      Set.of(
+          INDEX_STORE,
+          DEPENDENCIES_STORE,
+          GSLB_DEPENDENCIES_STORE,
+          DEADLINES_STORE,
+          GSLB_REPORTS_STORE);
+
+  /** The stores of decoded values: the inputs and the indexes. */
   private static final Map<String, Class<?>> STORES =
       Map.ofEntries(
           Map.entry(ROUTES_STORE, RouteState.class),
@@ -148,12 +169,19 @@ public final class EngineTopology {
           Map.entry(PEER_ANSWERS_STORE, PeerAnswer.class),
           Map.entry(INDEX_STORE, String.class),
           Map.entry(DEPENDENCIES_STORE, PlacementDependencies.class),
-          Map.entry(GSLB_DEPENDENCIES_STORE, GslbDependencies.class),
           Map.entry(DEADLINES_STORE, String.class),
-          Map.entry(DECISIONS_STORE, TargetDecision.class),
-          Map.entry(GSLB_STATUS_STORE, GslbStatus.class),
-          Map.entry(GSLB_REPORTS_STORE, GslbReport.class),
           Map.entry(HELD_STORE, String.class));
+
+  /**
+   * The stores of encoded values ({@link EncodedStore}: the Cairn JSON bytes, compared without
+   * decoding), with the type of their values; read them with {@link #decode}.
+   */
+  private static final Map<String, Class<?>> ENCODED_STORES =
+      Map.of(
+          GSLB_DEPENDENCIES_STORE, GslbDependencies.class,
+          DECISIONS_STORE, TargetDecision.class,
+          GSLB_STATUS_STORE, GslbStatus.class,
+          GSLB_REPORTS_STORE, GslbReport.class);
 
   private final TopicSettings topics;
   private final PlacementSettings settings;
@@ -162,6 +190,27 @@ public final class EngineTopology {
   private final Duration expiryCheckInterval;
   private final Duration punctuateInterval;
   private final StoreType storeType;
+  private final CatchUp catchUp;
+
+  /** The topology with the default {@link CatchUp}. */
+  public EngineTopology(
+      TopicSettings topics,
+      PlacementSettings settings,
+      GslbSettings gslbSettings,
+      EngineMetrics metrics,
+      Duration expiryCheckInterval,
+      Duration punctuateInterval,
+      StoreType storeType) {
+    this(
+        topics,
+        settings,
+        gslbSettings,
+        metrics,
+        expiryCheckInterval,
+        punctuateInterval,
+        storeType,
+        CatchUp.DEFAULTS);
+  }
 
   /**
    * @param topics topic names and prefix
@@ -171,6 +220,7 @@ public final class EngineTopology {
    * @param expiryCheckInterval how often stale hostname resolutions are checked for expiry
    * @param punctuateInterval how often Gslbs whose trusted peer answers expire are re-decided
    * @param storeType how state stores are kept
+   * @param catchUp how decisions are batched while the engine works through a backlog
    */
   public EngineTopology(
       TopicSettings topics,
@@ -179,7 +229,8 @@ public final class EngineTopology {
       EngineMetrics metrics,
       Duration expiryCheckInterval,
       Duration punctuateInterval,
-      StoreType storeType) {
+      StoreType storeType,
+      CatchUp catchUp) {
     this.topics = Objects.requireNonNull(topics, "topics");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.gslbSettings = Objects.requireNonNull(gslbSettings, "gslbSettings");
@@ -187,14 +238,30 @@ public final class EngineTopology {
     this.expiryCheckInterval = requirePositive(expiryCheckInterval, "the expiry check interval");
     this.punctuateInterval = requirePositive(punctuateInterval, "the punctuate interval");
     this.storeType = Objects.requireNonNull(storeType, "storeType");
+    this.catchUp = Objects.requireNonNull(catchUp, "catchUp");
   }
 
   /**
-   * Adds the stores, sources, processor and sinks to {@code builder}; returns the decisions (the
-   * Gslb statuses go to their own sink).
+   * A value read from one of the stores of encoded values ({@value #DECISIONS_STORE}, {@value
+   * #GSLB_STATUS_STORE}, {@value #GSLB_REPORTS_STORE}, {@value #GSLB_DEPENDENCIES_STORE}), which
+   * hold the bytes they are published with; {@code null} stays {@code null}.
+   *
+   * @throws IllegalArgumentException when {@code type} is not that store's value type
    */
-  public KStream<String, TargetDecision> build(StreamsBuilder builder) {
-    STORES.forEach((name, type) -> addStore(builder, name, type));
+  public static <V> V decode(String store, Class<V> type, byte[] stored) {
+    if (!type.equals(ENCODED_STORES.get(store))) {
+      throw new IllegalArgumentException(
+          "store " + store + " does not hold encoded " + type.getSimpleName() + " values");
+    }
+    return EngineJson.serde(type).deserializer().deserialize(store, stored);
+  }
+
+  /**
+   * Adds the stores, sources, processor and sinks to {@code builder}; returns the decisions as
+   * published (Cairn JSON; the Gslb statuses go to their own sink).
+   */
+  public KStream<String, byte[]> build(StreamsBuilder builder) {
+    storeBuilders().forEach(builder::addStateStore);
 
     KStream<String, TopologyInput> routes =
         source(builder, Topics.ROUTES).mapValues(RouteInput::new, Named.as("routes-input"));
@@ -230,41 +297,44 @@ public final class EngineTopology {
             .process(
                 () ->
                     new DecisionProcessor(
-                        settings, gslbSettings, metrics, expiryCheckInterval, punctuateInterval),
+                        settings,
+                        gslbSettings,
+                        metrics,
+                        expiryCheckInterval,
+                        punctuateInterval,
+                        catchUp),
                 Named.as("decide"),
-                STORES.keySet().toArray(String[]::new));
+                Stream.concat(STORES.keySet().stream(), ENCODED_STORES.keySet().stream())
+                    .toArray(String[]::new));
     Map<String, KStream<String, EngineOutput>> branches =
         outputs
             .split(Named.as("output-"))
             .branch((key, value) -> value instanceof DecisionOutput, Branched.as("decisions"))
             .defaultBranch(Branched.as("statuses"));
-    KStream<String, TargetDecision> decisions =
+    KStream<String, byte[]> decisions =
         branches
             .get("output-decisions")
-            .mapValues(value -> ((DecisionOutput) value).value(), Named.as("decision-values"));
-    KStream<String, GslbStatus> statuses =
-        branches
-            .get("output-statuses")
-            .mapValues(value -> ((StatusOutput) value).value(), Named.as("status-values"));
+            .mapValues(EngineOutput::value, Named.as("decision-values"));
+    KStream<String, byte[]> statuses =
+        branches.get("output-statuses").mapValues(EngineOutput::value, Named.as("status-values"));
     decisions.to(
         topics.name(Topics.DECISIONS),
-        Produced.with(Serdes.String(), CairnSerde.of(Topics.DECISIONS)).withName("decisions-sink"));
+        Produced.with(Serdes.String(), EngineJson.encoded()).withName("decisions-sink"));
     statuses.to(
         topics.name(Topics.GSLB_STATUS),
-        Produced.with(Serdes.String(), CairnSerde.of(Topics.GSLB_STATUS))
-            .withName("gslb-status-sink"));
+        Produced.with(Serdes.String(), EngineJson.encoded()).withName("gslb-status-sink"));
     return decisions;
   }
 
   private <V> KStream<String, V> source(StreamsBuilder builder, TopicSpec<V> topic) {
     String name = topics.name(topic);
     return builder.stream(
-        name, Consumed.with(Serdes.String(), CairnSerde.of(topic)).withName(name + "-source"));
+        name, Consumed.with(Serdes.String(), EngineJson.serde(topic)).withName(name + "-source"));
   }
 
   private <V> KStream<String, V> broadcast(
       StreamsBuilder builder, TopicSpec<V> topic, String name) {
-    Serde<V> values = CairnSerde.of(topic);
+    Serde<V> values = EngineJson.serde(topic);
     return source(builder, topic)
         .repartition(
             Repartitioned.<String, V>as(name)
@@ -273,11 +343,23 @@ public final class EngineTopology {
                 .withStreamPartitioner(new BroadcastPartitioner<>()));
   }
 
-  private <V> void addStore(StreamsBuilder builder, String name, Class<V> type) {
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-                storeType.supplier.apply(name), Serdes.String(), new CairnSerde<>(type))
-            .withCachingDisabled());
+  /** Every store of the decision processor. */
+  List<StoreBuilder<?>> storeBuilders() {
+    List<StoreBuilder<?>> stores = new ArrayList<>();
+    STORES.forEach((name, type) -> stores.add(storeBuilder(name, EngineJson.serde(type))));
+    ENCODED_STORES.keySet().forEach(name -> stores.add(storeBuilder(name, Serdes.ByteArray())));
+    return stores;
+  }
+
+  private <V> StoreBuilder<KeyValueStore<String, V>> storeBuilder(String name, Serde<V> values) {
+    if (DERIVED_STORES.contains(name)) {
+      return Stores.keyValueStoreBuilder(
+              Stores.inMemoryKeyValueStore(name), Serdes.String(), values)
+          .withCachingDisabled()
+          .withLoggingDisabled();
+    }
+    return Stores.keyValueStoreBuilder(storeType.supplier.apply(name), Serdes.String(), values)
+        .withCachingDisabled();
   }
 
   private static Duration requirePositive(Duration value, String name) {

@@ -16,6 +16,7 @@ import dev.cairn.strategyengine.stream.EngineOutput.DecisionOutput;
 import dev.cairn.strategyengine.stream.EngineOutput.StatusOutput;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -28,7 +29,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The adapter around {@link GslbDecider} in one stream task: decides a Gslb from the task's stores,
  * keeps its dependencies in the reverse index and its re-decision instant in the deadline index,
- * and emits its decision and status, each only when it changed.
+ * and emits its decision and status, each only when it changed. The decision, status, report and
+ * dependencies are compared and stored as their encoded bytes ({@link EncodedStore}), so an
+ * unchanged outcome costs no decoding and no write.
  *
  * <ul>
  *   <li>A decided Gslb: the decision is emitted when it differs from the last one, the status when
@@ -51,11 +54,11 @@ final class GslbReconciler {
   private final GslbView view;
   private final ReverseIndex index;
   private final KeyValueStore<String, GslbState> gslbs;
-  private final KeyValueStore<String, GslbDependencies> dependencies;
+  private final EncodedStore<GslbDependencies> dependencies;
   private final KeyValueStore<String, String> deadlines;
-  private final KeyValueStore<String, TargetDecision> decisions;
-  private final KeyValueStore<String, GslbStatus> statuses;
-  private final KeyValueStore<String, GslbReport> reports;
+  private final EncodedStore<TargetDecision> decisions;
+  private final EncodedStore<GslbStatus> statuses;
+  private final EncodedStore<GslbReport> reports;
 
   GslbReconciler(
       GslbSettings settings,
@@ -65,11 +68,11 @@ final class GslbReconciler {
       GslbView view,
       ReverseIndex index,
       KeyValueStore<String, GslbState> gslbs,
-      KeyValueStore<String, GslbDependencies> dependencies,
+      EncodedStore<GslbDependencies> dependencies,
       KeyValueStore<String, String> deadlines,
-      KeyValueStore<String, TargetDecision> decisions,
-      KeyValueStore<String, GslbStatus> statuses,
-      KeyValueStore<String, GslbReport> reports) {
+      EncodedStore<TargetDecision> decisions,
+      EncodedStore<GslbStatus> statuses,
+      EncodedStore<GslbReport> reports) {
     this.settings = settings;
     this.placementSettings = placementSettings;
     this.metrics = metrics;
@@ -88,10 +91,8 @@ final class GslbReconciler {
   void recompute(String key, Trigger trigger) {
     metrics.recomputed(trigger);
     GslbState gslb = gslbs.get(key);
-    TargetDecision previous = decisions.get(key);
-    GslbStatus previousStatus = statuses.get(key);
     if (gslb == null) {
-      deleted(key, previous, previousStatus);
+      deleted(key);
       return;
     }
     GslbOutcome outcome;
@@ -108,14 +109,12 @@ final class GslbReconciler {
       return;
     }
     replaceDependencies(key, outcome.dependencies());
-    if (!outcome.report().equals(reports.get(key))) {
-      reports.put(key, outcome.report());
-    }
+    reports.putIfChanged(key, reports.encode(outcome.report()));
     if (!outcome.decided()) {
       metrics.gslbUndecided();
       emission.release(key);
-      GslbStatus status = keepServed(previousStatus, outcome.status());
-      if (emitStatus(key, status, previousStatus)) {
+      GslbStatus status = keepServed(statuses.get(key), outcome.status());
+      if (emitStatus(key, status)) {
         log.atWarn()
             .addKeyValue("gslb", key)
             .addKeyValue("problems", status.problems())
@@ -124,9 +123,10 @@ final class GslbReconciler {
       return;
     }
     TargetDecision desired = outcome.decision();
-    if (desired.equals(previous)) {
+    byte[] encoded = decisions.encode(desired);
+    if (decisions.holds(key, encoded)) {
       emission.release(key);
-      emitStatus(key, outcome.status(), previousStatus);
+      emitStatus(key, outcome.status());
       return;
     }
     if (desired.disposition() != Disposition.PUBLISH && !emission.synced()) {
@@ -134,10 +134,10 @@ final class GslbReconciler {
       return;
     }
     emission.release(key);
-    decisions.put(key, desired);
-    emission.forward(key, new DecisionOutput(desired));
+    decisions.put(key, encoded);
+    emission.forward(key, new DecisionOutput(encoded));
     metrics.emitted(desired.disposition().name());
-    emitStatus(key, outcome.status(), previousStatus);
+    emitStatus(key, outcome.status());
     log.atInfo()
         .addKeyValue("gslb", key)
         .addKeyValue("disposition", desired.disposition())
@@ -161,10 +161,12 @@ final class GslbReconciler {
     return keys;
   }
 
-  private void deleted(String key, TargetDecision previous, GslbStatus previousStatus) {
+  private void deleted(String key) {
     replaceDependencies(key, GslbDependencies.NONE);
     reports.delete(key);
-    if (previous == null && previousStatus == null) {
+    boolean decided = decisions.bytes(key) != null;
+    boolean reported = statuses.bytes(key) != null;
+    if (!decided && !reported) {
       emission.release(key);
       return;
     }
@@ -173,12 +175,12 @@ final class GslbReconciler {
       return;
     }
     emission.release(key);
-    if (previous != null) {
+    if (decided) {
       decisions.delete(key);
       emission.forward(key, new DecisionOutput(null));
       metrics.emitted(TOMBSTONE);
     }
-    if (previousStatus != null) {
+    if (reported) {
       statuses.delete(key);
       emission.forward(key, new StatusOutput(null));
       metrics.statusEmitted(TOMBSTONE);
@@ -186,12 +188,12 @@ final class GslbReconciler {
     log.atInfo().addKeyValue("gslb", key).log("Gslb deleted; decision and status withdrawn");
   }
 
-  private boolean emitStatus(String key, GslbStatus status, GslbStatus previous) {
-    if (status.equals(previous)) {
+  private boolean emitStatus(String key, GslbStatus status) {
+    byte[] encoded = statuses.encode(status);
+    if (!statuses.putIfChanged(key, encoded)) {
       return false;
     }
-    statuses.put(key, status);
-    emission.forward(key, new StatusOutput(status));
+    emission.forward(key, new StatusOutput(encoded));
     metrics.statusEmitted("UPDATE");
     return true;
   }
@@ -218,13 +220,12 @@ final class GslbReconciler {
   }
 
   private void replaceDependencies(String key, GslbDependencies next) {
-    GslbDependencies old = dependencies.get(key);
-    if (old == null) {
-      old = GslbDependencies.NONE;
-    }
-    if (old.equals(next)) {
+    byte[] encoded = next.equals(GslbDependencies.NONE) ? null : dependencies.encode(next);
+    byte[] stored = dependencies.bytes(key);
+    if (Arrays.equals(encoded, stored)) {
       return;
     }
+    GslbDependencies old = stored == null ? GslbDependencies.NONE : dependencies.decode(stored);
     Set<String> oldKeys = DependencyIndex.keys(old, key);
     Set<String> newKeys = DependencyIndex.keys(next, key);
     index.replace(key, oldKeys, newKeys);
@@ -236,10 +237,10 @@ final class GslbReconciler {
         deadlines.put(DependencyIndex.deadlineKey(next.reevaluateAt(), key), key);
       }
     }
-    if (next.equals(GslbDependencies.NONE)) {
+    if (encoded == null) {
       dependencies.delete(key);
     } else {
-      dependencies.put(key, next);
+      dependencies.put(key, encoded);
     }
   }
 }

@@ -9,16 +9,25 @@ import dev.cairn.strategyengine.gslb.GslbView;
 import dev.cairn.strategyengine.placement.NodeView;
 import dev.cairn.strategyengine.placement.ResolutionLookup;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.common.serialization.StringSerializer;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
-/** {@link GslbView} over one task's state stores. */
+/**
+ * {@link GslbView} over one task's state stores. A host's peer answers are read by key, one per geo
+ * tag this task has an answer from ({@link #answerStored}), rather than by a prefix scan: a scan
+ * opens a RocksDB iterator for every Gslb decided, and there are only a few peers.
+ *
+ * <p>Routes, Services and endpoints are shared by the Gslbs of a namespace, so within one batch of
+ * decisions each is read and decoded once: the processor changes no input while it decides a batch
+ * and calls {@link #forget} after it.
+ */
 final class StoreGslbView implements GslbView {
-
-  private static final StringSerializer KEYS = new StringSerializer();
 
   private final KeyValueStore<String, RouteState> routes;
   private final KeyValueStore<String, ServiceState> services;
@@ -26,6 +35,10 @@ final class StoreGslbView implements GslbView {
   private final KeyValueStore<String, PeerAnswer> peerAnswers;
   private final KeyValueStore<String, HostnameResolution> resolutions;
   private final NodeView nodes;
+  private final Set<String> geoTags = new TreeSet<>();
+  private final Map<String, Optional<RouteState>> routesRead = new HashMap<>();
+  private final Map<String, Optional<ServiceState>> servicesRead = new HashMap<>();
+  private final Map<String, Optional<ServiceEndpoints>> endpointsRead = new HashMap<>();
 
   StoreGslbView(
       KeyValueStore<String, RouteState> routes,
@@ -40,6 +53,9 @@ final class StoreGslbView implements GslbView {
     this.peerAnswers = peerAnswers;
     this.resolutions = resolutions;
     this.nodes = nodes;
+    try (KeyValueIterator<String, PeerAnswer> all = peerAnswers.all()) {
+      all.forEachRemaining(entry -> geoTags.add(geoTagOf(entry.key)));
+    }
   }
 
   /** The peer-answer store key of a host and a geo tag: {@code <host>|<geoTag>}. */
@@ -47,26 +63,45 @@ final class StoreGslbView implements GslbView {
     return host + "|" + geoTag;
   }
 
+  /** Notes that the peer-answer store holds an answer under {@code key}. */
+  void answerStored(String key) {
+    geoTags.add(geoTagOf(key));
+  }
+
+  private static String geoTagOf(String peerKey) {
+    return peerKey.substring(peerKey.indexOf('|') + 1); // host names hold no |
+  }
+
+  /** Forgets what was read: the inputs may change from now on. */
+  void forget() {
+    routesRead.clear();
+    servicesRead.clear();
+    endpointsRead.clear();
+  }
+
   @Override
   public Optional<RouteState> route(String key) {
-    return Optional.ofNullable(routes.get(key));
+    return routesRead.computeIfAbsent(key, k -> Optional.ofNullable(routes.get(k)));
   }
 
   @Override
   public Optional<ServiceState> service(String key) {
-    return Optional.ofNullable(services.get(key));
+    return servicesRead.computeIfAbsent(key, k -> Optional.ofNullable(services.get(k)));
   }
 
   @Override
   public Optional<ServiceEndpoints> endpoints(String key) {
-    return Optional.ofNullable(endpoints.get(key));
+    return endpointsRead.computeIfAbsent(key, k -> Optional.ofNullable(endpoints.get(k)));
   }
 
   @Override
   public List<PeerAnswer> peerAnswers(String host) {
-    List<PeerAnswer> found = new ArrayList<>();
-    try (KeyValueIterator<String, PeerAnswer> all = peerAnswers.prefixScan(host + "|", KEYS)) {
-      all.forEachRemaining(entry -> found.add(entry.value));
+    List<PeerAnswer> found = new ArrayList<>(geoTags.size());
+    for (String geoTag : geoTags) {
+      PeerAnswer answer = peerAnswers.get(peerKey(host, geoTag));
+      if (answer != null) {
+        found.add(answer);
+      }
     }
     return found;
   }

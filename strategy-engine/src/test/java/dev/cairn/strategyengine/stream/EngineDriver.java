@@ -6,6 +6,7 @@ import dev.cairn.commonmodel.TopicSpec;
 import dev.cairn.commonmodel.Topics;
 import dev.cairn.commonmodel.codec.CairnDeserializer;
 import dev.cairn.commonmodel.codec.CairnSerializer;
+import dev.cairn.commonmodel.codec.EventTime;
 import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.health.HostnameResolution;
@@ -16,6 +17,7 @@ import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
 import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
+import dev.cairn.strategyengine.gslb.GslbReport;
 import dev.cairn.strategyengine.gslb.GslbSettings;
 import dev.cairn.strategyengine.placement.PlacementSettings;
 import dev.cairn.strategyengine.stream.EngineTopology.StoreType;
@@ -29,6 +31,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -39,11 +45,23 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
 
-/** The engine topology under {@link TopologyTestDriver}, with typed input and output topics. */
+/**
+ * The engine topology under {@link TopologyTestDriver}, with typed input and output topics.
+ *
+ * <p>Every input record gets its own timestamp, 1 ms after the previous one on any topic and never
+ * before the wall clock: the engine decides what live input marked once stream time advances (or at
+ * its next wall-clock punctuation), and {@code TopologyTestDriver} checks stream-time punctuations
+ * after every record, so each piped input is decided before the call returns. Wall-clock time moves
+ * only through {@link #advanceWallClock}.
+ */
 final class EngineDriver implements AutoCloseable {
 
   static final Instant START = Instant.parse("2026-11-29T12:00:00Z");
+
+  /** A routes-topic key of a kind the engine neither places nor reads. */
+  private static final String IGNORED_KEY = "ConfigMap/engine-driver/settle";
 
   final CountingMetrics metrics = new CountingMetrics();
   final InputErrors inputErrors = new InputErrors(metrics);
@@ -59,7 +77,12 @@ final class EngineDriver implements AutoCloseable {
   private final TestOutputTopic<String, TargetDecision> decisions;
   private final TestOutputTopic<String, GslbStatus> statuses;
   private final Path stateDir;
+  private final PlacementSettings settings;
+  private final GslbSettings gslbSettings;
+  private final StoreType storeType;
   private Instant wallClock;
+  private Instant recordTime;
+  private Instant nextEventTime;
 
   EngineDriver(PlacementSettings settings) {
     this(settings, START, StoreType.IN_MEMORY);
@@ -71,6 +94,19 @@ final class EngineDriver implements AutoCloseable {
 
   EngineDriver(
       PlacementSettings settings, GslbSettings gslbSettings, Instant now, StoreType storeType) {
+    this(settings, gslbSettings, now, storeType, newStateDir());
+  }
+
+  private EngineDriver(
+      PlacementSettings settings,
+      GslbSettings gslbSettings,
+      Instant now,
+      StoreType storeType,
+      Path stateDir) {
+    this.settings = settings;
+    this.gslbSettings = gslbSettings;
+    this.storeType = storeType;
+    this.stateDir = stateDir;
     StreamsBuilder builder = new StreamsBuilder();
     new EngineTopology(
             TopicSettings.defaults(),
@@ -81,13 +117,6 @@ final class EngineDriver implements AutoCloseable {
             Duration.ofSeconds(1),
             storeType)
         .build(builder);
-    try {
-      Path target = Path.of("target");
-      Files.createDirectories(target);
-      stateDir = Files.createTempDirectory(target.toAbsolutePath(), "placement-driver");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "placement-test");
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -98,6 +127,7 @@ final class EngineDriver implements AutoCloseable {
     props.put(InputErrorHandler.INPUT_ERRORS_CONFIG, inputErrors);
     driver = new TopologyTestDriver(builder.build(), props, now);
     wallClock = now;
+    recordTime = now;
     routes = input(Topics.ROUTES);
     endpoints = input(Topics.ENDPOINTS);
     nodes = input(Topics.NODES);
@@ -118,15 +148,96 @@ final class EngineDriver implements AutoCloseable {
             new CairnDeserializer<>(GslbStatus.class));
   }
 
+  private static Path newStateDir() {
+    try {
+      Path target = Path.of("target");
+      Files.createDirectories(target);
+      return Files.createTempDirectory(target.toAbsolutePath(), "placement-driver");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Stops this engine and starts a new one on the same state directory at the same wall-clock time,
+   * as a restart does; this driver must not be used afterwards (closing the new one cleans up).
+   */
+  EngineDriver restart() {
+    driver.close();
+    return new EngineDriver(settings, gslbSettings, wallClock, storeType, stateDir);
+  }
+
+  /**
+   * The next input records are {@code age} older than the wall clock (then 1 ms apart), as in a
+   * backlog the engine catches up on; advancing the wall clock makes inputs live again.
+   */
+  EngineDriver recordsAged(Duration age) {
+    recordTime = wallClock.minus(age);
+    return this;
+  }
+
+  /** The changelog topics the engine has written to. */
+  Set<String> changelogTopics() {
+    Set<String> found = new TreeSet<>();
+    for (String topic : driver.producedTopicNames()) {
+      if (topic.endsWith("-changelog")) {
+        found.add(topic);
+      }
+    }
+    return found;
+  }
+
   private <V> TestInputTopic<String, V> input(TopicSpec<V> topic) {
     return driver.createInputTopic(
         topic.name(), new StringSerializer(), new CairnSerializer<V>(), START, Duration.ZERO);
   }
 
-  /** A raw input topic, for malformed and versioned records. */
+  /**
+   * A raw input topic, for malformed and versioned records; pipe one record into each (they all get
+   * the timestamp reserved when the topic is made).
+   */
   TestInputTopic<String, byte[]> raw(TopicSpec<?> topic) {
     return driver.createInputTopic(
-        topic.name(), new StringSerializer(), new ByteArraySerializer(), START, Duration.ZERO);
+        topic.name(),
+        new StringSerializer(),
+        new ByteArraySerializer(),
+        nextRecordTime(),
+        Duration.ZERO);
+  }
+
+  /**
+   * After an input that reaches the engine through its broadcast topic: {@code TopologyTestDriver}
+   * runs both sub-topologies in one task, so the record's stream-time punctuation is due before the
+   * re-published copy is processed. A tombstone for a key the engine ignores then advances stream
+   * time, as the next record would, and the copy's marks are decided.
+   */
+  private void settle() {
+    routes.pipeInput(IGNORED_KEY, null, nextRecordTime());
+  }
+
+  /**
+   * The next input record (only that one) carries {@code eventTime} in its {@code cairn-event-time}
+   * header, as the topology-watcher stamps it.
+   */
+  EngineDriver eventTime(Instant eventTime) {
+    nextEventTime = eventTime;
+    return this;
+  }
+
+  private <V> void pipe(TestInputTopic<String, V> topic, String key, V value) {
+    Headers headers = new RecordHeaders();
+    if (nextEventTime != null) {
+      EventTime.stamp(headers, nextEventTime);
+      nextEventTime = null;
+    }
+    topic.pipeInput(new TestRecord<>(key, value, headers, nextRecordTime()));
+  }
+
+  /** The timestamp of the next input record: 1 ms after the previous one. */
+  private Instant nextRecordTime() {
+    Instant next = recordTime;
+    recordTime = recordTime.plusMillis(1);
+    return next;
   }
 
   EngineDriver synced() {
@@ -134,72 +245,78 @@ final class EngineDriver implements AutoCloseable {
   }
 
   EngineDriver marker(SyncMarker marker) {
-    sync.pipeInput("topology-watcher", marker);
+    pipe(sync, "topology-watcher", marker);
+    settle();
     return this;
   }
 
   EngineDriver route(RouteState route) {
-    routes.pipeInput(route.ref().key(), route);
+    pipe(routes, route.ref().key(), route);
     return this;
   }
 
   EngineDriver deleteRoute(String key) {
-    routes.pipeInput(key, null);
+    pipe(routes, key, null);
     return this;
   }
 
   EngineDriver endpoints(ServiceEndpoints value) {
-    endpoints.pipeInput(value.ref().key(), value);
+    pipe(endpoints, value.ref().key(), value);
     return this;
   }
 
   EngineDriver deleteEndpoints(String key) {
-    endpoints.pipeInput(key, null);
+    pipe(endpoints, key, null);
     return this;
   }
 
   EngineDriver node(NodeState node) {
-    nodes.pipeInput(node.ref().key(), node);
+    pipe(nodes, node.ref().key(), node);
+    settle();
     return this;
   }
 
   EngineDriver deleteNode(String name) {
-    nodes.pipeInput(ObjectRef.cluster("Node", name).key(), null);
+    pipe(nodes, ObjectRef.cluster("Node", name).key(), null);
+    settle();
     return this;
   }
 
   EngineDriver resolution(HostnameResolution resolution) {
-    resolutions.pipeInput(resolution.key(), resolution);
+    pipe(resolutions, resolution.key(), resolution);
+    settle();
     return this;
   }
 
   EngineDriver gslb(GslbState gslb) {
-    gslbs.pipeInput(gslb.ref().key(), gslb);
+    pipe(gslbs, gslb.ref().key(), gslb);
     return this;
   }
 
   EngineDriver deleteGslb(String key) {
-    gslbs.pipeInput(key, null);
+    pipe(gslbs, key, null);
     return this;
   }
 
   EngineDriver service(ServiceState service) {
-    services.pipeInput(service.ref().key(), service);
+    pipe(services, service.ref().key(), service);
     return this;
   }
 
   EngineDriver deleteService(String key) {
-    services.pipeInput(key, null);
+    pipe(services, key, null);
     return this;
   }
 
   EngineDriver peerAnswer(PeerAnswer answer) {
-    peerAnswers.pipeInput(answer.key(), answer);
+    pipe(peerAnswers, answer.key(), answer);
+    settle();
     return this;
   }
 
   EngineDriver deletePeerAnswer(String key) {
-    peerAnswers.pipeInput(key, null);
+    pipe(peerAnswers, key, null);
+    settle();
     return this;
   }
 
@@ -227,7 +344,20 @@ final class EngineDriver implements AutoCloseable {
 
   void advanceWallClock(Duration duration) {
     wallClock = wallClock.plus(duration);
+    if (recordTime.isBefore(wallClock)) {
+      recordTime = wallClock; // inputs stay live: no older than the engine's clock
+    }
     driver.advanceWallClockTime(duration);
+  }
+
+  /** Every decision record emitted since the last read, with timestamp and headers. */
+  List<TestRecord<String, TargetDecision>> readRecords() {
+    return decisions.readRecordsToList();
+  }
+
+  /** Every status record emitted since the last read, with timestamp and headers. */
+  List<TestRecord<String, GslbStatus>> readStatusRecords() {
+    return statuses.readRecordsToList();
   }
 
   /** Every decision emitted since the last read, in order (tombstones have null values). */
@@ -244,8 +374,24 @@ final class EngineDriver implements AutoCloseable {
     return latest;
   }
 
-  KeyValueStore<String, TargetDecision> decisionStore() {
-    return driver.getKeyValueStore(EngineTopology.DECISIONS_STORE);
+  /** The decision the engine last published for {@code key}, from its store. */
+  TargetDecision storedDecision(String key) {
+    return stored(EngineTopology.DECISIONS_STORE, TargetDecision.class, key);
+  }
+
+  /** The status the engine last published for {@code key}, from its store. */
+  GslbStatus storedStatus(String key) {
+    return stored(EngineTopology.GSLB_STATUS_STORE, GslbStatus.class, key);
+  }
+
+  /** The Gslb report the engine keeps for {@code key}. */
+  GslbReport storedReport(String key) {
+    return stored(EngineTopology.GSLB_REPORTS_STORE, GslbReport.class, key);
+  }
+
+  private <V> V stored(String store, Class<V> type, String key) {
+    return EngineTopology.decode(
+        store, type, driver.<String, byte[]>getKeyValueStore(store).get(key));
   }
 
   @Override

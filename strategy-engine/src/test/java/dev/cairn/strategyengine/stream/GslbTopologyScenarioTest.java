@@ -73,9 +73,9 @@ class GslbTopologyScenarioTest {
       current.endpoints().forEach(driver::endpoints);
       GslbOutcome expected = scenario.decide(step);
       String at = scenario + " step " + step;
-      TargetDecision held = driver.<TargetDecision>store(EngineTopology.DECISIONS_STORE).get(key);
-      GslbStatus status = driver.<GslbStatus>store(EngineTopology.GSLB_STATUS_STORE).get(key);
-      GslbReport report = driver.<GslbReport>store(EngineTopology.GSLB_REPORTS_STORE).get(key);
+      TargetDecision held = driver.storedDecision(key);
+      GslbStatus status = driver.storedStatus(key);
+      GslbReport report = driver.storedReport(key);
       assertThat(report).as(at + " report").isEqualTo(expected.report());
       if (expected.decided()) {
         assertThat(held).as(at + " decision").isEqualTo(expected.decision());

@@ -241,8 +241,7 @@ class GslbTopologyTest {
     assertThat(driver.readStatuses()).isEmpty();
     assertThat(driver.metrics.emissions("PUBLISH")).isEqualTo(2);
     assertThat(driver.metrics.statuses("UPDATE")).isEqualTo(1);
-    GslbReport report =
-        driver.<GslbReport>store(EngineTopology.GSLB_REPORTS_STORE).get("Gslb/shop/a");
+    GslbReport report = driver.storedReport("Gslb/shop/a");
     assertThat(report.hosts().get(0).peers())
         .singleElement()
         .satisfies(p -> assertThat(p.lastSuccess()).isEqualTo(T0.plusSeconds(5)));
@@ -262,8 +261,7 @@ class GslbTopologyTest {
 
     assertThat(driver.read()).containsExactly(KeyValue.pair("Gslb/shop/a", null));
     assertThat(driver.readStatuses()).containsExactly(KeyValue.pair("Gslb/shop/a", null));
-    assertThat(driver.<GslbReport>store(EngineTopology.GSLB_REPORTS_STORE).get("Gslb/shop/a"))
-        .isNull();
+    assertThat(driver.storedReport("Gslb/shop/a")).isNull();
     assertThat(driver.store(EngineTopology.DEADLINES_STORE).approximateNumEntries()).isZero();
     driver.metrics.reset();
     driver.peerAnswer(answer("us", "a.cloud.example.com", ProbeStatus.OK, T0, "198.51.100.21"));
@@ -311,7 +309,7 @@ class GslbTopologyTest {
     driver.gslb(gslb("a", "a.cloud.example.com", "RoundRobin"));
 
     assertThat(driver.read()).isEmpty();
-    assertThat(driver.decisionStore().get("Gslb/shop/a")).isEqualTo(published);
+    assertThat(driver.storedDecision("Gslb/shop/a")).isEqualTo(published);
     GslbStatus status = driver.latestStatuses().get("Gslb/shop/a");
     assertThat(status.problems())
         .singleElement()

@@ -33,7 +33,7 @@ class PlacementTopologyScenarioTest {
       TargetDecision decision = driver.latest().get(scenario.route().ref().key());
       assertThat(decision).isEqualTo(scenario.place().decision());
       scenario.assertMatches(decision);
-      assertThat(driver.decisionStore().get(scenario.route().ref().key())).isEqualTo(decision);
+      assertThat(driver.storedDecision(scenario.route().ref().key())).isEqualTo(decision);
     }
   }
 
@@ -49,7 +49,7 @@ class PlacementTopologyScenarioTest {
       scenario.nodes().forEach(driver::node);
 
       TargetDecision expected = scenario.place().decision();
-      assertThat(driver.decisionStore().get(scenario.route().ref().key())).isEqualTo(expected);
+      assertThat(driver.storedDecision(scenario.route().ref().key())).isEqualTo(expected);
     }
   }
 }

@@ -303,7 +303,7 @@ class PlacementTopologyTest {
 
     List<KeyValue<String, TargetDecision>> out = driver.read();
     assertThat(out).containsExactly(KeyValue.pair("HTTPRoute/shop/r", null));
-    assertThat(driver.decisionStore().get("HTTPRoute/shop/r")).isNull();
+    assertThat(driver.storedDecision("HTTPRoute/shop/r")).isNull();
     assertThat(driver.metrics.emissions("TOMBSTONE")).isEqualTo(1);
 
     driver.endpoints(endpoints("shop", "web", "worker-b1"));

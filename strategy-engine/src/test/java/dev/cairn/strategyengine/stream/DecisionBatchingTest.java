@@ -1,0 +1,323 @@
+package dev.cairn.strategyengine.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.commonmodel.TopicSettings;
+import dev.cairn.commonmodel.codec.EventTime;
+import dev.cairn.commonmodel.decision.TargetDecision;
+import dev.cairn.commonmodel.health.PeerAnswer;
+import dev.cairn.commonmodel.health.ProbeStatus;
+import dev.cairn.commonmodel.topology.BackendRef;
+import dev.cairn.commonmodel.topology.GslbState;
+import dev.cairn.commonmodel.topology.GslbStrategy;
+import dev.cairn.commonmodel.topology.ServiceState;
+import dev.cairn.commonmodel.topology.SyncMarker;
+import dev.cairn.strategyengine.gslb.GslbSettings;
+import dev.cairn.strategyengine.placement.PlacementSettings;
+import dev.cairn.strategyengine.stream.EngineMetrics.Trigger;
+import dev.cairn.strategyengine.stream.EngineOutput.DecisionOutput;
+import dev.cairn.strategyengine.stream.EngineTopology.StoreType;
+import dev.cairn.strategyengine.stream.TopologyInput.EndpointsInput;
+import dev.cairn.strategyengine.stream.TopologyInput.GslbInput;
+import dev.cairn.strategyengine.stream.TopologyInput.PeerAnswerInput;
+import dev.cairn.strategyengine.stream.TopologyInput.ServiceInput;
+import dev.cairn.strategyengine.stream.TopologyInput.SyncInput;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How the engine batches its decisions: live input is decided after its processing batch, a backlog
+ * once it is worked off, and a restarted task decides everything it holds again; the stores derived
+ * by deciding have no changelog.
+ */
+class DecisionBatchingTest {
+
+  private static final Instant T0 = EngineDriver.START;
+  private static final GslbSettings SETTINGS =
+      GslbSettings.defaults("eu").withZones(List.of("cloud.example.com"));
+  private static final String KEY = "Gslb/shop/a";
+  private static final String HOST = "a.cloud.example.com";
+
+  private EngineDriver driver;
+
+  @AfterEach
+  void stop() {
+    if (driver != null) {
+      driver.close();
+    }
+  }
+
+  @Test
+  void liveInputIsDecidedAfterEachRecord() {
+    driver = healthyEngine(StoreType.IN_MEMORY);
+
+    driver.gslb(gslb());
+    assertThat(driver.latest().get(KEY).explanation().chosenTargets())
+        .containsExactly("203.0.113.10");
+    driver.peerAnswer(answer("us", "198.51.100.20"));
+    assertThat(driver.latest().get(KEY).explanation().chosenTargets())
+        .containsExactly("198.51.100.20", "203.0.113.10");
+
+    assertThat(driver.metrics.recomputations()).isEqualTo(2);
+  }
+
+  @Test
+  void aBacklogIsDecidedOncePerGslbWhenItIsWorkedOff() {
+    driver = healthyEngine(StoreType.IN_MEMORY);
+    driver.metrics.reset();
+
+    driver.recordsAged(Duration.ofHours(1));
+    driver.gslb(gslb());
+    driver.peerAnswer(answer("us", "198.51.100.20"));
+    driver.peerAnswer(answer("ap", "192.0.2.30"));
+
+    assertThat(driver.read()).isEmpty();
+    assertThat(driver.metrics.recomputations()).isZero();
+
+    driver.advanceWallClock(CatchUp.DEFAULTS.idle());
+
+    List<KeyValue<String, TargetDecision>> emitted = driver.read();
+    assertThat(emitted).hasSize(1);
+    assertThat(emitted.get(0).value.explanation().chosenTargets())
+        .containsExactly("192.0.2.30", "198.51.100.20", "203.0.113.10");
+    assertThat(driver.metrics.recomputations(Trigger.GSLB)).isEqualTo(1);
+    assertThat(driver.metrics.recomputations()).isEqualTo(1);
+  }
+
+  /**
+   * A restart as the processor sees it: its stores as they were, its marks gone. {@code
+   * TopologyTestDriver} wipes the state directory when it closes, so this test runs the processor
+   * on a {@link MockProcessorContext} whose stores outlive it.
+   */
+  @Test
+  void aRestartedTaskDecidesEverythingAgainAndRebuildsWhatItDerived() {
+    CountingMetrics metrics = new CountingMetrics();
+    List<StateStore> stores = new ArrayList<>();
+    MockProcessorContext<String, EngineOutput> before = context(stores, null);
+    DecisionProcessor processor = processor(metrics);
+    processor.init(before);
+    process(processor, "topology-watcher", new SyncInput(syncMarker()));
+    process(processor, "Service/shop/web", new ServiceInput(service()));
+    process(
+        processor,
+        "Service/shop/web",
+        new EndpointsInput(EngineDriverFixtures.endpoints("shop", "web", "n1")));
+    process(processor, KEY, new GslbInput(gslb()));
+    process(processor, "PeerAnswer/us/" + HOST, new PeerAnswerInput(answer("us", "198.51.100.20")));
+    decide(before);
+    assertThat(decisions(before)).hasSize(1);
+    processor.close();
+
+    // The derived stores have no changelog: lost with the local state, rebuilt by deciding.
+    for (String derived :
+        List.of(EngineTopology.INDEX_STORE, EngineTopology.GSLB_DEPENDENCIES_STORE)) {
+      KeyValueStore<String, ?> store = before.getStateStore(derived);
+      List<String> keys = new ArrayList<>();
+      store.all().forEachRemaining(entry -> keys.add(entry.key));
+      keys.forEach(store::delete);
+    }
+    metrics.reset();
+    MockProcessorContext<String, EngineOutput> after = context(stores, before);
+    processor = processor(metrics);
+    processor.init(after);
+    after.setCurrentSystemTimeMs(T0.plus(CatchUp.DEFAULTS.idle()).toEpochMilli());
+    decide(after);
+
+    assertThat(metrics.recomputations(Trigger.RESTART)).isEqualTo(1);
+    assertThat(decisions(after)).isEmpty();
+    after.resetForwards();
+    process(processor, "PeerAnswer/us/" + HOST, new PeerAnswerInput(answer("us", "198.51.100.21")));
+    decide(after);
+    assertThat(decisions(after)).hasSize(1);
+    assertThat(metrics.recomputations(Trigger.PEER_ANSWER)).isEqualTo(1);
+  }
+
+  /**
+   * A decision that changes at a restart (here: the engine's default TTL changed while it was down)
+   * is caused by no input: it carries the time the restarted task decided it.
+   */
+  @Test
+  void aDecisionChangedByARestartCarriesTheTimeItWasDecided() {
+    List<StateStore> stores = new ArrayList<>();
+    MockProcessorContext<String, EngineOutput> before = context(stores, null);
+    DecisionProcessor processor = processor(new CountingMetrics());
+    processor.init(before);
+    process(processor, "topology-watcher", new SyncInput(syncMarker()));
+    process(processor, "Service/shop/web", new ServiceInput(service()));
+    process(
+        processor,
+        "Service/shop/web",
+        new EndpointsInput(EngineDriverFixtures.endpoints("shop", "web", "n1")));
+    process(processor, KEY, new GslbInput(gslb()));
+    decide(before);
+    assertThat(decisions(before)).hasSize(1);
+    processor.close();
+
+    MockProcessorContext<String, EngineOutput> after = context(stores, before);
+    processor =
+        new DecisionProcessor(
+            PlacementSettings.defaults(),
+            new GslbSettings(
+                SETTINGS.geoTag(),
+                SETTINGS.zones(),
+                SETTINGS.exposedIps(),
+                60,
+                SETTINGS.ttlMinSeconds(),
+                SETTINGS.ttlMaxSeconds(),
+                SETTINGS.splitBrainThreshold()),
+            new CountingMetrics(),
+            Duration.ofMinutes(1),
+            Duration.ofSeconds(1),
+            CatchUp.DEFAULTS);
+    processor.init(after);
+    Instant decidedAt = T0.plus(CatchUp.DEFAULTS.idle()).plusSeconds(3);
+    after.setCurrentSystemTimeMs(decidedAt.toEpochMilli());
+    decide(after);
+
+    assertThat(after.forwarded())
+        .filteredOn(forward -> forward.record().value() instanceof DecisionOutput)
+        .singleElement()
+        .satisfies(
+            forward -> {
+              assertThat(EventTime.read(forward.record().headers())).contains(decidedAt);
+              assertThat(forward.record().timestamp()).isEqualTo(T0.toEpochMilli());
+            });
+  }
+
+  @Test
+  void onlyInputsAndWhatWasPublishedHaveChangelogs() {
+    driver = healthyEngine(StoreType.IN_MEMORY);
+    driver.gslb(gslb()).peerAnswer(answer("us", "198.51.100.20"));
+
+    assertThat(driver.changelogTopics())
+        .contains(
+            "placement-test-gslbs-changelog",
+            "placement-test-peer-answers-changelog",
+            "placement-test-decisions-changelog",
+            "placement-test-gslb-status-changelog")
+        .doesNotContain(
+            "placement-test-dependency-index-changelog",
+            "placement-test-gslb-dependencies-changelog",
+            "placement-test-gslb-reports-changelog");
+  }
+
+  // ------------------------------------------------------------------ fixtures
+
+  private static DecisionProcessor processor(EngineMetrics metrics) {
+    return new DecisionProcessor(
+        PlacementSettings.defaults(),
+        SETTINGS,
+        metrics,
+        Duration.ofMinutes(1),
+        Duration.ofSeconds(1),
+        CatchUp.DEFAULTS);
+  }
+
+  /** A context at {@code T0} over the engine's stores: new ones, or those of {@code previous}. */
+  private static MockProcessorContext<String, EngineOutput> context(
+      List<StateStore> stores, MockProcessorContext<String, EngineOutput> previous) {
+    MockProcessorContext<String, EngineOutput> context = new MockProcessorContext<>();
+    context.setCurrentSystemTimeMs(T0.toEpochMilli());
+    if (previous == null) {
+      EngineTopology topology =
+          new EngineTopology(
+              TopicSettings.defaults(),
+              PlacementSettings.defaults(),
+              SETTINGS,
+              EngineMetrics.NONE,
+              Duration.ofMinutes(1),
+              Duration.ofSeconds(1),
+              StoreType.IN_MEMORY);
+      for (StoreBuilder<?> builder : topology.storeBuilders()) {
+        StateStore store = builder.withLoggingDisabled().build();
+        store.init(context.getStateStoreContext(), store);
+        stores.add(store);
+      }
+    }
+    stores.forEach(context::addStateStore);
+    return context;
+  }
+
+  private static void process(DecisionProcessor processor, String key, TopologyInput input) {
+    processor.process(new Record<>(key, input, T0.toEpochMilli()));
+  }
+
+  /** Runs the punctuators that decide the marks, as Streams does after a processing batch. */
+  private static void decide(MockProcessorContext<String, EngineOutput> context) {
+    for (MockProcessorContext.CapturedPunctuator punctuator : context.scheduledPunctuators()) {
+      if (punctuator.getInterval().equals(Duration.ofMillis(1))) {
+        punctuator.getPunctuator().punctuate(context.currentSystemTimeMs());
+      }
+    }
+  }
+
+  private static List<?> decisions(MockProcessorContext<String, EngineOutput> context) {
+    return context.forwarded().stream()
+        .filter(forward -> forward.record().value() instanceof DecisionOutput)
+        .toList();
+  }
+
+  private static SyncMarker syncMarker() {
+    return new SyncMarker("g1", SyncMarker.Phase.SYNCED, T0, Map.of());
+  }
+
+  private static ServiceState service() {
+    return new ServiceState(
+        "shop",
+        "web",
+        "uid-web",
+        "ClusterIP",
+        List.of(),
+        List.of(),
+        List.of(),
+        Map.of(),
+        List.of());
+  }
+
+  private static EngineDriver healthyEngine(StoreType storeType) {
+    EngineDriver engine = new EngineDriver(PlacementSettings.defaults(), SETTINGS, T0, storeType);
+    engine
+        .synced()
+        .service(service())
+        .endpoints(EngineDriverFixtures.endpoints("shop", "web", "n1"));
+    return engine;
+  }
+
+  private static GslbState gslb() {
+    return new GslbState(
+        "shop",
+        "a",
+        "uid-a",
+        null,
+        List.of(new GslbState.IngressRule(HOST, List.of(BackendRef.service("web")))),
+        new GslbStrategy("roundRobin", null, null, Map.of(), null),
+        null,
+        Map.of("k8gb.io/exposed-ip-addresses", "203.0.113.10"),
+        List.of());
+  }
+
+  private static PeerAnswer answer(String geoTag, String target) {
+    return new PeerAnswer(
+        HOST,
+        geoTag,
+        "192.0.2.53:53",
+        ProbeStatus.OK,
+        List.of(target),
+        List.of(),
+        30L,
+        T0,
+        null,
+        T0);
+  }
+}
