@@ -17,10 +17,12 @@
 #   ProberBench sweep: N hosts x 2 peers through ProbeScheduler (A+AAAA per host, INFLIGHT host
 #                      probes in flight per peer, 1 s timeout, 2 attempts); WARMUP sweeps, then
 #                      SWEEPS measured
-#   ProberBench blackhole: p1's sweep alone, beside a healthy p2, then beside p2 black-holed with
-#                      kill -STOP of its Knot (its socket queues the queries, nothing answers, no
-#                      ICMP), then alone again; sweeps start every BH_PACE_MS ms, BH_SWEEPS per
-#                      phase. The warm-up includes one black-hole episode (reported as "cold")
+#   ProberBench blackhole: p1's sweep alone and beside p2, in BH_SWEEPS interleaved pairs (alone,
+#                      then beside half a pace later; a pair every BH_PACE_MS ms, so drift of the
+#                      machine hits both sides of a pair alike): first with p2 healthy, then with
+#                      p2 black-holed by kill -STOP of its Knot (its socket queues the queries,
+#                      nothing answers, no ICMP). The warm-up includes one black-hole episode
+#                      (reported as "cold")
 # Per run: the load average before it, the receive-buffer drops of each Knot socket and the host's
 # UdpRcvbufErrors counter, before and after.
 # Kills only the knotd PIDs it started.
@@ -28,7 +30,7 @@
 # Needs: apt-get install -y knot dnsperf; a warm Maven repository (the script compiles the module
 # offline; common-model comes from ~/.m2).
 # Usage: bash health-prober/src/bench/run-prober-bench.sh [outdir]
-#   env: N=10000 SECS=10 REPEAT=2 SWEEPS=8 WARMUP=4 INFLIGHT=100 BH_SWEEPS=16 BH_PACE_MS=500
+#   env: N=10000 SECS=10 REPEAT=2 SWEEPS=8 WARMUP=4 INFLIGHT=100 BH_SWEEPS=24 BH_PACE_MS=500
 #        PORT=15360 KNOT_UDP_WORKERS=1 KNOT_RCVBUF=4194304 WORK=/tmp/prober-bench JAVA=java
 #        ONLY= (e.g. "dnsperf client": only those runs) JFR= (set: record every
 #        prober JVM with JFR, settings=profile, into the outdir)
@@ -41,7 +43,7 @@ SECS="${SECS:-10}"
 REPEAT="${REPEAT:-2}"
 SWEEPS="${SWEEPS:-8}"
 WARMUP="${WARMUP:-4}"
-BH_SWEEPS="${BH_SWEEPS:-16}"
+BH_SWEEPS="${BH_SWEEPS:-24}"
 BH_PACE_MS="${BH_PACE_MS:-500}"
 PORT="${PORT:-15360}"
 INFLIGHT="${INFLIGHT:-100}"   # host probes in flight per peer (prober.max-in-flight-per-peer)

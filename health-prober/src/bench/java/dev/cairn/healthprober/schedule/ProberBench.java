@@ -52,10 +52,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *     defaults: INFLIGHT host probes in flight per peer, 1 s timeout, 2 attempts); the cold
  *     first sweep and WARMUP-1 more, then SWEEPS measured back to back
  * blackhole SERVER OTHER QUERYFILE SWEEPS INFLIGHT WARMUP OTHERPID PACEMS
- *     the sweep of the peer at SERVER: alone, beside a healthy peer at OTHER, beside OTHER
- *     black-holed (kill -STOP OTHERPID, its DNS server, for that phase only), alone again;
- *     SWEEPS sweeps per phase, one every PACEMS ms (or when the previous one ended). The warm-up
- *     includes one black-hole episode (reported as "cold"), so the failure paths are compiled
+ *     the sweep of the peer at SERVER alone and beside a peer at OTHER, in SWEEPS interleaved
+ *     pairs (alone, then beside half a pace later; a pair every PACEMS ms): first with OTHER
+ *     healthy, then with OTHER black-holed (kill -STOP OTHERPID, its DNS server, for that phase
+ *     only). The warm-up includes one black-hole episode (reported as "cold"), so the failure
+ *     paths are compiled
  * </pre>
  *
  * <p>Meters go to a Prometheus registry, as in the service.
@@ -329,7 +330,7 @@ public final class ProberBench {
   @SuppressWarnings("unchecked")
   static String circuit(ProbeScheduler s, String peer) {
     Map<String, Object> d = (Map<String, Object>) s.describePeers().get(peer);
-    return (String) d.get("circuit");
+    return d == null ? "-" : (String) d.get("circuit");
   }
 
   /** A scheduler whose first host plan was made and whose first (cold) sweep ended. */
@@ -339,6 +340,8 @@ public final class ProberBench {
     final List<String> peers;
     /** Per sweep, how long the sweep call itself took (µs): queueing, and settling open peers. */
     final List<Long> callMicros = new ArrayList<>();
+    /** Per sweep, the circuit state of the second peer when the sweep started ("-" without). */
+    final List<String> otherCircuit = new ArrayList<>();
     boolean planned;
 
     Bench(String name, ProbeScheduler scheduler, List<String> peers) {
@@ -355,6 +358,7 @@ public final class ProberBench {
      */
     long[] sweep(int measured) throws InterruptedException {
       long[] done = new long[peers.size()];
+      otherCircuit.add(peers.size() > 1 ? circuit(scheduler, peers.get(1)) : "-");
       long t0 = System.nanoTime();
       if (!planned) {
         scheduler.replan(); // plans and queues every host at every peer
@@ -483,9 +487,91 @@ public final class ProberBench {
   }
 
   /**
-   * The healthy peer's sweep: alone, beside a healthy second peer, beside the second peer
-   * black-holed ({@code kill -STOP} of its server), alone again. One DNS client for all, as in the
-   * service.
+   * Pairs of sweeps, interleaved: in each pair, {@code a}'s sweep starts first and {@code b}'s
+   * half a pace later (or when {@code a}'s ended); a pair starts every {@code paceMillis} ms (or when
+   * the previous one ended). Drift of the machine (other processes, frequency) then hits both sides
+   * of a pair alike.
+   *
+   * @return per pair: {@code a}'s sweep, {@code b}'s sweep
+   */
+  static List<long[][]> pairs(Bench a, Bench b, int count, int measuredB, long paceMillis)
+      throws InterruptedException {
+    List<long[][]> out = new ArrayList<>();
+    long half = paceMillis * 500_000L;
+    long next = System.nanoTime();
+    for (int i = 0; i < count; i++) {
+      sleepUntil(next);
+      long t0 = System.nanoTime();
+      next = t0 + 2 * half;
+      long[] ra = a.sweep(1);
+      sleepUntil(t0 + half);
+      long[] rb = b.sweep(measuredB);
+      out.add(new long[][] {ra, rb});
+    }
+    return out;
+  }
+
+  static void sleepUntil(long nanoTime) throws InterruptedException {
+    long wait = nanoTime - System.nanoTime();
+    if (wait > 0) {
+      TimeUnit.NANOSECONDS.sleep(wait);
+    }
+  }
+
+  /** The ratios b/a of the healthy peer's sweeps in pairs. */
+  static List<Double> ratios(List<long[][]> pairs) {
+    return pairs.stream().map(p -> (double) p[1][0] / p[0][0]).toList();
+  }
+
+  /**
+   * CPU time per thread name (ms) and GC time (ms, key "gc") since JVM start: a phase's cost is the
+   * difference of two of these.
+   */
+  static Map<String, Long> cpu() {
+    java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+    Map<String, Long> out = new java.util.TreeMap<>();
+    for (java.lang.management.ThreadInfo t : threads.getThreadInfo(threads.getAllThreadIds())) {
+      if (t == null) {
+        continue;
+      }
+      long nanos = threads.getThreadCpuTime(t.getThreadId());
+      if (nanos > 0) {
+        out.merge(t.getThreadName().replaceAll("-\\d+$", "-N"), nanos / 1_000_000, Long::sum);
+      }
+    }
+    long gc = 0;
+    for (java.lang.management.GarbageCollectorMXBean b :
+        java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+      gc += b.getCollectionTime();
+    }
+    out.put("gc", gc);
+    return out;
+  }
+
+  /** The CPU (ms) of the prober's threads, the bench's and GC between two {@link #cpu} calls. */
+  static String cpuDelta(Map<String, Long> before, Map<String, Long> after) {
+    StringBuilder b = new StringBuilder();
+    for (String k : List.of("cairn-dns-reader", "cairn-prober-sweep", "main", "gc")) {
+      b.append(b.length() == 0 ? "" : ",")
+          .append(k)
+          .append('=')
+          .append(after.getOrDefault(k, 0L) - before.getOrDefault(k, 0L));
+    }
+    return b.toString();
+  }
+
+  static double medianOf(List<Double> v) {
+    List<Double> s = new ArrayList<>(v);
+    s.sort(null);
+    int n = s.size();
+    return n == 0 ? Double.NaN : n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2.0;
+  }
+
+  /**
+   * The healthy peer's sweep, alone and beside a second peer, in interleaved pairs (see {@link
+   * #pairs}): first with the second peer healthy, then with it black-holed ({@code kill -STOP} of its
+   * server; the phase starts with the stop, so it holds the timeouts, the circuit opening and the
+   * half-open probes). One DNS client for all, as in the service.
    */
   static void blackhole(
       String server,
@@ -541,18 +627,19 @@ public final class ProberBench {
       warm.scheduler.close();
       drainInFlight(client);
       System.gc(); // measure from an empty young generation
-      List<long[]> a1 = sweeps(alone, count, 1, paceMillis);
-      int healthyFrom = both.callMicros.size();
-      List<long[]> healthy = sweeps(both, count, 2, paceMillis);
+      Map<String, Long> cpu0 = cpu();
+      List<long[][]> healthy = pairs(alone, both, count, 2, paceMillis);
+      Map<String, Long> cpu1 = cpu();
+      int deadFrom = both.callMicros.size();
       long timeouts0 = client.timeouts();
       signal("STOP", otherPid);
-      List<long[]> dead;
-      int deadFrom;
+      List<long[][]> dead;
+      Map<String, Long> cpu2;
       String circuitAfter;
       int deadQueued;
       try {
-        dead = sweeps(both, count, 1, paceMillis);
-        deadFrom = healthyFrom + count;
+        dead = pairs(alone, both, count, 1, paceMillis);
+        cpu2 = cpu();
         circuitAfter = circuit(both.scheduler, "p2");
         deadQueued = queued(both.scheduler, "p2");
       } finally {
@@ -560,9 +647,8 @@ public final class ProberBench {
       }
       long deadTimeouts = client.timeouts() - timeouts0;
       both.scheduler.close();
-      drainInFlight(client);
-      List<long[]> a2 = sweeps(alone, count, 1, paceMillis);
       alone.scheduler.close();
+      drainInFlight(client);
 
       List<Long> coldTimes = column(cold, 0);
       System.out.printf(
@@ -572,36 +658,42 @@ public final class ProberBench {
           ms(coldTimes.stream().max(Long::compare).orElse(0L)));
       for (int i = 0; i < count; i++) {
         System.out.printf(
-            "mode=blackhole sweep=%d alone_ms=%s beside_healthy_ms=%s beside_blackholed_ms=%s alone_again_ms=%s%n",
+            "mode=blackhole pair=%d healthy: alone_ms=%s beside_ms=%s | blackholed: alone_ms=%s beside_ms=%s ratio=%.2f circuit_at_start=%s sweep_call_ms=%s%n",
             i,
-            ms(a1.get(i)[0]),
-            ms(healthy.get(i)[0]),
-            ms(dead.get(i)[0]),
-            ms(a2.get(i)[0]));
+            ms(healthy.get(i)[0][0]),
+            ms(healthy.get(i)[1][0]),
+            ms(dead.get(i)[0][0]),
+            ms(dead.get(i)[1][0]),
+            ratios(dead).get(i),
+            both.otherCircuit.get(deadFrom + i),
+            ms(both.callMicros.get(deadFrom + i)));
       }
-      List<Long> base = new ArrayList<>(column(a1, 0));
-      base.addAll(column(a2, 0));
-      double alonMed = median(base);
-      double healthyMed = median(column(healthy, 0));
-      List<Long> d = column(dead, 0);
-      double deadMed = median(d);
-      long deadMax = d.stream().max(Long::compare).orElse(0L);
+      double healthyAlone = median(healthy.stream().map(p -> p[0][0]).toList());
+      double healthyBeside = median(healthy.stream().map(p -> p[1][0]).toList());
+      double deadAlone = median(dead.stream().map(p -> p[0][0]).toList());
+      double deadBeside = median(dead.stream().map(p -> p[1][0]).toList());
+      List<Double> deadRatios = ratios(dead);
       System.out.printf(
-          "mode=blackhole summary sweeps_per_phase=%d pace_ms=%d alone_median_ms=%s beside_healthy_median_ms=%s beside_blackholed_median_ms=%s beside_blackholed_max_ms=%s ratio_median=%.2f ratio_max=%.2f ratio_vs_healthy=%.2f blackholed_timeouts=%d blackholed_circuit_at_end=%s blackholed_queued_at_end=%d sweep_call_median_ms(alone/healthy/blackholed)=%s/%s/%s%n",
+          "mode=blackhole cpu_ms (threads; the phase's wall time is pairs x pace) healthy_phase: %s | blackholed_phase: %s%n",
+          cpuDelta(cpu0, cpu1),
+          cpuDelta(cpu1, cpu2));
+      System.out.printf(
+          "mode=blackhole summary pairs=%d pace_ms=%d healthy_phase: alone_median_ms=%s beside_median_ms=%s ratio=%.2f | blackholed_phase: alone_median_ms=%s beside_median_ms=%s ratio_of_medians=%.2f median_pair_ratio=%.2f max_pair_ratio=%.2f pairs_over_1.10=%d | blackholed_timeouts=%d blackholed_circuit_at_end=%s blackholed_queued_at_end=%d sweep_call_median_ms(healthy/blackholed)=%s/%s%n",
           count,
           paceMillis,
-          ms(alonMed),
-          ms(healthyMed),
-          ms(deadMed),
-          ms(deadMax),
-          deadMed / alonMed,
-          deadMax / alonMed,
-          deadMed / healthyMed,
+          ms(healthyAlone),
+          ms(healthyBeside),
+          healthyBeside / healthyAlone,
+          ms(deadAlone),
+          ms(deadBeside),
+          deadBeside / deadAlone,
+          medianOf(deadRatios),
+          deadRatios.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN),
+          deadRatios.stream().filter(r -> r > 1.10).count(),
           deadTimeouts,
           circuitAfter,
           deadQueued,
-          ms(median(alone.callMicros.subList(alone.callMicros.size() - 2 * count, alone.callMicros.size()))),
-          ms(median(both.callMicros.subList(healthyFrom, healthyFrom + count))),
+          ms(median(both.callMicros.subList(deadFrom - count, deadFrom))),
           ms(median(both.callMicros.subList(deadFrom, deadFrom + count))));
     }
   }

@@ -141,6 +141,34 @@ public final class AnswerEvaluator {
     return null;
   }
 
+  /**
+   * When evaluating the same unreachable outcome again could next publish: the first staleness
+   * threshold the last answer crosses after the last record ({@code lastSuccess + threshold} later
+   * than its {@code observedAt}). Until then, folding in that outcome again leaves the state as it
+   * is and publishes nothing, so a peer whose circuit is open needs no work for the host before it.
+   *
+   * @param state a state returned by {@link #evaluate}
+   * @param thresholds the split-brain thresholds of the Gslbs using the host
+   * @return that instant, or {@code null} when only a different outcome can lead to a record (the
+   *     state is reachable, the peer never answered, or every threshold was crossed)
+   */
+  public static Instant revisitAt(AnswerState state, NavigableSet<Duration> thresholds) {
+    PeerAnswer last = state.published();
+    if (state.status().reachable()
+        || state.lastSuccess() == null
+        || last == null
+        || last.observedAt() == null) {
+      return null;
+    }
+    for (Duration threshold : thresholds) { // ascending: the first one after the record is next
+      Instant staleAt = state.lastSuccess().plus(threshold);
+      if (last.observedAt().isBefore(staleAt)) {
+        return staleAt;
+      }
+    }
+    return null;
+  }
+
   /** The older of two equal values, else the newer one. */
   private static <T> T same(T newer, T older) {
     return Objects.equals(newer, older) ? older : newer;

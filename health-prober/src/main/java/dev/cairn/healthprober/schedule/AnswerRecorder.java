@@ -86,32 +86,34 @@ final class AnswerRecorder implements PeerProbe.Listener {
   }
 
   @Override
-  public void onOutcome(String geoTag, String host, ProbeOutcome outcome) {
+  public Instant onOutcome(String geoTag, String host, ProbeOutcome outcome) {
     NavigableSet<Duration> t = thresholds.apply(host);
     if (t == null || !wanted.test(geoTag, host)) {
-      return;
+      return null;
     }
     Instant now = clock.instant();
-    of(geoTag)
-        .compute(
-            host,
-            (h, previous) -> {
-              AnswerEvaluator.Evaluation e =
-                  AnswerEvaluator.evaluate(host, geoTag, previous, outcome, t, now);
-              if (e.publish() != null) {
-                outbox.put(topic, key(geoTag, host), e.publish());
-                log.atDebug()
-                    .addKeyValue("peer", geoTag)
-                    .addKeyValue("host", host)
-                    .addKeyValue("status", e.publish().status())
-                    .addKeyValue("ipv4", e.publish().ipv4())
-                    .addKeyValue("ipv6", e.publish().ipv6())
-                    .addKeyValue("reason", e.reason())
-                    .addKeyValue("detail", outcome.detail())
-                    .log("peer answer published");
-              }
-              return e.state();
-            });
+    AnswerState state =
+        of(geoTag)
+            .compute(
+                host,
+                (h, previous) -> {
+                  AnswerEvaluator.Evaluation e =
+                      AnswerEvaluator.evaluate(host, geoTag, previous, outcome, t, now);
+                  if (e.publish() != null) {
+                    outbox.put(topic, key(geoTag, host), e.publish());
+                    log.atDebug()
+                        .addKeyValue("peer", geoTag)
+                        .addKeyValue("host", host)
+                        .addKeyValue("status", e.publish().status())
+                        .addKeyValue("ipv4", e.publish().ipv4())
+                        .addKeyValue("ipv6", e.publish().ipv6())
+                        .addKeyValue("reason", e.reason())
+                        .addKeyValue("detail", outcome.detail())
+                        .log("peer answer published");
+                  }
+                  return e.state();
+                });
+    return AnswerEvaluator.revisitAt(state, t);
   }
 
   /**

@@ -11,7 +11,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * Probes one peer: a queue of hosts, drained asynchronously within the peer's bulkhead, behind the
@@ -32,7 +37,11 @@ import java.util.function.Function;
  * <p>A host probe sends the A and the AAAA question at once; each retries on the peer's next server
  * while unreachable. While the circuit is open, no query is sent: the host gets an outcome with the
  * status of the failures that opened it (TIMEOUT or ERROR), and {@code failingSince} from the start
- * of the peer's failure run, so the published state stays honest at almost no cost. Such settling
+ * of the peer's failure run, so the published state stays honest (settling). Settling is lazy:
+ * every host is settled once with that outcome, and after that, while the outcome and the host plan
+ * stay the same, a round settles again only the hosts whose last answer crosses a staleness
+ * threshold (the only news an unchanged outcome can bring) and those a trial probe changed; so a
+ * round of a dead peer costs work in proportion to the news, not to the number of hosts. Settling
  * runs on the sweeping thread or the scheduler's, never on the DNS reader thread, which serves the
  * replies of every peer.
  */
@@ -40,7 +49,13 @@ final class PeerProbe {
 
   /** Told every outcome, on a DNS or scheduler thread. */
   interface Listener {
-    void onOutcome(String geoTag, String host, ProbeOutcome outcome);
+    /**
+     * Folds in an outcome.
+     *
+     * @return when folding in the same unreachable outcome again could next publish (a staleness
+     *     threshold crossed), or {@code null} when only a different outcome can
+     */
+    Instant onOutcome(String geoTag, String host, ProbeOutcome outcome);
   }
 
   /**
@@ -60,6 +75,9 @@ final class PeerProbe {
 
   private static final ProbeFailed FAILED = new ProbeFailed();
 
+  /** The revisit time of a host whose state only a different outcome can change. */
+  private static final Instant NEVER = Instant.MAX;
+
   private final String geoTag;
   private final CircuitBreaker breaker;
   private final Bulkhead bulkhead;
@@ -70,6 +88,7 @@ final class PeerProbe {
   private final ProbeMetrics metrics;
   private final Listener listener;
   private final Executor settler;
+  private final LongSupplier planGeneration;
   private final AtomicBoolean settleQueued = new AtomicBoolean();
   private final DnsLookup.LatencyListener latency = this::latency;
   private final Queue<String> queue = new ConcurrentLinkedQueue<>();
@@ -82,6 +101,21 @@ final class PeerProbe {
   private volatile ProbeStatus lastFailure = ProbeStatus.TIMEOUT;
   private volatile boolean closed;
 
+  /** Held while settling; never taken on the DNS reader thread. */
+  private final Object settling = new Object();
+
+  /** The hosts settled while the circuit is not closed; {@code null} while it is. */
+  private volatile OpenRun openRun;
+
+  /** Hosts whose state a real (trial) probe set during an open run: settled again. */
+  private final Set<String> touched = ConcurrentHashMap.newKeySet();
+
+  /**
+   * @param settler runs the settling of a queue found open on the DNS reader thread (the scheduler
+   *     defers it until the live peers' probes are done)
+   * @param planGeneration changes whenever the hosts or their staleness thresholds change: what was
+   *     settled while the circuit is open holds only under the same value
+   */
   PeerProbe(
       Peer peer,
       CircuitBreaker breaker,
@@ -92,7 +126,8 @@ final class PeerProbe {
       Clock clock,
       ProbeMetrics metrics,
       Listener listener,
-      Executor settler) {
+      Executor settler,
+      LongSupplier planGeneration) {
     this.geoTag = peer.geoTag();
     this.servers = peer.servers();
     this.breaker = breaker;
@@ -104,6 +139,7 @@ final class PeerProbe {
     this.metrics = metrics;
     this.listener = listener;
     this.settler = settler;
+    this.planGeneration = planGeneration;
   }
 
   String geoTag() {
@@ -152,6 +188,42 @@ final class PeerProbe {
     return added;
   }
 
+  /**
+   * One round of the hosts. While the circuit is closed, they are queued and started as {@link
+   * #enqueue} does. Otherwise, when the breaker lets trial probes through, the hosts are queued
+   * too: the permitted ones are probed and the rest settled; and when it lets none through, no host
+   * is queued and the round settles only what can have changed since the hosts were settled (see
+   * the class comment).
+   */
+  void round(Collection<String> hosts) {
+    if (closed) {
+      return;
+    }
+    if (permitsAll(breaker.getState())) {
+      if (openRun != null) {
+        endOpenRun();
+      }
+      enqueue(hosts);
+      return;
+    }
+    if (breaker.tryAcquirePermission()) { // half-open, or open and its wait is over: trial probes
+      breaker.releasePermission();
+      enqueue(hosts);
+      return;
+    }
+    synchronized (settling) {
+      revisit(currentRun(), hosts);
+    }
+    metrics.skipped(geoTag, Math.max(0, hosts.size() - queued.size()));
+  }
+
+  /** True in the states in which the breaker lets every call through. */
+  static boolean permitsAll(CircuitBreaker.State state) {
+    return state == CircuitBreaker.State.CLOSED
+        || state == CircuitBreaker.State.DISABLED
+        || state == CircuitBreaker.State.METRICS_ONLY;
+  }
+
   /** Queues the hosts that are not already queued or in flight, without starting any. */
   int offer(Collection<String> hosts) {
     int added = 0;
@@ -171,6 +243,7 @@ final class PeerProbe {
     closed = true;
     queue.clear();
     queued.clear();
+    endOpenRun();
   }
 
   /**
@@ -193,7 +266,6 @@ final class PeerProbe {
     int missed = 1;
     boolean handOff = false;
     do {
-      ProbeOutcome open = null;
       int settled = 0;
       while (!closed && !queue.isEmpty()) {
         if (!breaker.tryAcquirePermission()) {
@@ -201,16 +273,10 @@ final class PeerProbe {
             handOff = true;
             break;
           }
-          // open: settle the host without a query and without a bulkhead slot
-          String host = queue.poll();
-          if (host == null) {
-            break;
+          // open: settle the queue without queries and without bulkhead slots
+          synchronized (settling) {
+            settled += settleQueue(currentRun());
           }
-          if (open == null) {
-            open = openOutcome();
-          }
-          settle(host, open);
-          settled++;
           continue;
         }
         if (!bulkhead.tryAcquirePermission()) {
@@ -255,11 +321,113 @@ final class PeerProbe {
         "circuit open: not queried");
   }
 
-  private void settle(String host, ProbeOutcome outcome) {
-    if (queries.apply(host) != null) {
-      listener.onOutcome(geoTag, host, outcome);
+  /**
+   * What was settled with one open-circuit outcome under one host plan: per host, when folding in
+   * that outcome again could next publish ({@link Listener#onOutcome}). Before that instant it
+   * would leave the host's state as it is, so a round revisits only the hosts whose instant has
+   * come, the hosts a trial probe changed and the hosts no round could settle yet. Guarded by
+   * {@link #settling}.
+   */
+  private static final class OpenRun {
+    final ProbeOutcome outcome;
+    final long plan;
+    final Map<String, Instant> revisitAt = new HashMap<>();
+    final PriorityQueue<Revisit> due = new PriorityQueue<>();
+
+    /** A collection of hosts (by identity) all of which are settled in this run, or null. */
+    Collection<String> complete;
+
+    OpenRun(ProbeOutcome outcome, long plan) {
+      this.outcome = outcome;
+      this.plan = plan;
     }
-    queued.remove(host);
+  }
+
+  private record Revisit(Instant at, String host) implements Comparable<Revisit> {
+    @Override
+    public int compareTo(Revisit other) {
+      return at.compareTo(other.at);
+    }
+  }
+
+  /** The run of the current open-circuit outcome and host plan; a new one when either changed. */
+  private OpenRun currentRun() {
+    ProbeOutcome outcome = openOutcome();
+    long plan = planGeneration.getAsLong();
+    OpenRun run = openRun;
+    if (run == null || run.plan != plan || !run.outcome.equals(outcome)) {
+      touched.clear(); // the new run settles every host anyway
+      run = new OpenRun(outcome, plan);
+      openRun = run;
+    }
+    return run;
+  }
+
+  private void endOpenRun() {
+    synchronized (settling) {
+      openRun = null;
+      touched.clear();
+    }
+  }
+
+  /** A round while no query may be sent: settles what can have changed. */
+  private void revisit(OpenRun run, Collection<String> hosts) {
+    Instant now = clock.instant();
+    if (!touched.isEmpty()) {
+      for (Iterator<String> it = touched.iterator(); it.hasNext(); ) {
+        run.revisitAt.remove(it.next());
+        it.remove();
+        run.complete = null;
+      }
+    }
+    for (Revisit r = run.due.peek(); r != null && !r.at().isAfter(now); r = run.due.peek()) {
+      run.due.poll();
+      if (r.at().equals(run.revisitAt.get(r.host()))) { // else superseded
+        run.revisitAt.remove(r.host());
+        run.complete = null;
+      }
+    }
+    if (hosts == run.complete) {
+      return;
+    }
+    boolean all = true;
+    for (String host : hosts) {
+      if (!run.revisitAt.containsKey(host)) {
+        if (queued.add(host)) {
+          settle(run, host);
+          queued.remove(host);
+        } else {
+          all = false; // queued or in flight (a trial probe): its own outcome comes first
+        }
+      }
+    }
+    if (all) {
+      run.complete = hosts;
+    }
+  }
+
+  /** Settles the queued hosts whose state can have changed; the others just leave the queue. */
+  private int settleQueue(OpenRun run) {
+    Instant now = clock.instant();
+    int n = 0;
+    for (String host = queue.poll(); host != null; host = queue.poll()) {
+      Instant at = run.revisitAt.get(host);
+      if (at == null || !at.isAfter(now) || touched.remove(host)) {
+        settle(run, host);
+      }
+      queued.remove(host);
+      n++;
+    }
+    return n;
+  }
+
+  /** Folds the run's outcome into a host's state; the host is claimed (in {@link #queued}). */
+  private void settle(OpenRun run, String host) {
+    Instant at = queries.apply(host) == null ? null : listener.onOutcome(geoTag, host, run.outcome);
+    run.revisitAt.put(host, at == null ? NEVER : at);
+    if (at != null) {
+      run.due.add(new Revisit(at, host));
+    }
   }
 
   /** Sends the two queries of a host; holds a breaker permission and a bulkhead slot. */
@@ -387,6 +555,13 @@ final class PeerProbe {
     if (!closed) {
       metrics.result(geoTag, outcome.status());
       listener.onOutcome(geoTag, host, outcome);
+      if (openRun != null) {
+        if (outcome.status().reachable()) {
+          openRun = null; // the failure run is over: so is what was settled in it
+        } else {
+          touched.add(host); // a trial probe, or one in flight when the circuit opened
+        }
+      }
     }
     // only now may the host be queued again, so two outcomes of one host never race
     inFlight.decrementAndGet();

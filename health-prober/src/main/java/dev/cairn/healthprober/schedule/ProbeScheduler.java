@@ -97,6 +97,12 @@ public final class ProbeScheduler implements AutoCloseable {
   /** The plan's thresholds in a hash map: looked up for every probe outcome. */
   private volatile Map<String, NavigableSet<Duration>> thresholds = Map.of();
 
+  /**
+   * Counts the changes of the hosts or their thresholds: what a peer settled while its circuit is
+   * open holds only as long as this stays the same.
+   */
+  private volatile long planGeneration;
+
   /** Set when hosts or peers went away (or old records were taken over): withdraw at the sweep. */
   private volatile boolean withdrawDue = true;
 
@@ -198,7 +204,10 @@ public final class ProbeScheduler implements AutoCloseable {
     }
     boolean first = !planReady;
     applyPeers(directory.current()); // new peers start with the previous hosts; added follow
-    thresholds = new HashMap<>(next.thresholds());
+    if (!next.thresholds().equals(plan.thresholds())) {
+      thresholds = new HashMap<>(next.thresholds());
+      planGeneration++; // after the thresholds: a settler that sees the new number sees them
+    }
     plan = next;
     planReady = true;
     queries.keySet().retainAll(next.hosts());
@@ -237,44 +246,58 @@ public final class ProbeScheduler implements AutoCloseable {
   }
 
   /**
-   * Queues the hosts at every peer and starts them. A peer whose circuit is open answers its hosts
-   * without queries (settling), and that bookkeeping brings no news until a staleness threshold
-   * passes, so it waits until the live peers' probes of this round are done (at most {@link
-   * #SETTLE_DELAY_MAX_MILLIS}): a dead peer never takes CPU from the probes of the live ones. (When
-   * a circuit opens during a round, the hosts still queued there are settled at once, off the DNS
-   * thread: that is news.)
+   * Queues the hosts at every peer and starts them. A peer whose circuit is not closed answers its
+   * hosts without queries (settling, lazily: only what can have changed), and that brings no news
+   * until a staleness threshold passes, so its round waits until the live peers' probes of this
+   * round are done (at most {@link #SETTLE_DELAY_MAX_MILLIS}): a dead peer never takes CPU from the
+   * probes of the live ones. The same holds when a circuit opens during a round: the hosts still
+   * queued there (news: their records turn unreachable) are settled off the DNS thread once the
+   * live peers' probes are done, a fraction of a second later.
    */
   private void probeAll(Collection<String> hosts) {
     List<PeerProbe> live = new ArrayList<>();
     List<PeerProbe> open = new ArrayList<>();
     for (PeerProbe p : probes.values()) {
-      (p.breaker().getState() == CircuitBreaker.State.OPEN ? open : live).add(p);
+      (PeerProbe.permitsAll(p.breaker().getState()) ? live : open).add(p);
     }
     for (PeerProbe p : live) {
-      p.offer(hosts);
-    }
-    for (PeerProbe p : live) {
-      p.drain();
+      p.round(hosts);
     }
     if (!open.isEmpty()) {
-      settleWhenLiveDone(
-          open, hosts, live, System.nanoTime() + SETTLE_DELAY_MAX_MILLIS * 1_000_000L);
+      afterLiveProbes(
+          () -> {
+            for (PeerProbe p : open) {
+              p.round(hosts);
+            }
+          });
     }
   }
 
-  private void settleWhenLiveDone(
-      List<PeerProbe> open, Collection<String> hosts, List<PeerProbe> live, long deadline) {
-    boolean liveDone = live.stream().allMatch(p -> p.queued() == 0);
+  /**
+   * Runs a dead peer's settling on the scheduler's thread once no peer whose circuit is closed has
+   * a host queued or in flight, or after {@link #SETTLE_DELAY_MAX_MILLIS} at the latest.
+   */
+  private void afterLiveProbes(Runnable settling) {
+    long deadline = System.nanoTime() + SETTLE_DELAY_MAX_MILLIS * 1_000_000L;
+    try {
+      ticker.execute(guarded("settle", () -> whenLiveDone(settling, deadline)));
+    } catch (RejectedExecutionException e) {
+      // closed
+    }
+  }
+
+  private void whenLiveDone(Runnable settling, long deadline) {
+    boolean liveDone = true;
+    for (PeerProbe p : probes.values()) {
+      liveDone &= p.queued() == 0 || !PeerProbe.permitsAll(p.breaker().getState());
+    }
     if (liveDone || System.nanoTime() - deadline >= 0) {
-      for (PeerProbe p : open) {
-        p.offer(hosts);
-        p.drain();
-      }
+      settling.run();
       return;
     }
     try {
       ticker.schedule(
-          guarded("settle", () -> settleWhenLiveDone(open, hosts, live, deadline)),
+          guarded("settle", () -> whenLiveDone(settling, deadline)),
           SETTLE_POLL_MILLIS,
           TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
@@ -379,7 +402,8 @@ public final class ProbeScheduler implements AutoCloseable {
               clock,
               metrics,
               recorder,
-              ticker);
+              this::afterLiveProbes,
+              () -> planGeneration);
       probes.put(peer.geoTag(), probe);
       if (!plan.hosts().isEmpty()) {
         probe.enqueue(plan.hosts());

@@ -144,6 +144,34 @@ class AnswerEvaluatorTest {
   }
 
   @Test
+  void theRevisitTimeIsTheNextThresholdCrossingAndNothingIsPublishedBeforeIt() {
+    AnswerState s = eval(null, ok("192.0.2.1"), T0).state();
+    assertThat(AnswerEvaluator.revisitAt(s, THRESHOLDS)).isNull(); // reachable
+
+    s = eval(s, status(ProbeStatus.TIMEOUT), at(5)).state();
+    assertThat(AnswerEvaluator.revisitAt(s, THRESHOLDS)).isEqualTo(at(60));
+    AnswerEvaluator.Evaluation justBefore = eval(s, status(ProbeStatus.TIMEOUT), at(59));
+    assertThat(justBefore.publish()).isNull();
+    assertThat(justBefore.state()).isSameAs(s);
+
+    // evaluated late (at 200): the 60 s crossing is published then, the next one is 300 s
+    AnswerEvaluator.Evaluation late = eval(s, status(ProbeStatus.TIMEOUT), at(200));
+    assertThat(late.reason()).contains("older than 60s");
+    assertThat(AnswerEvaluator.revisitAt(late.state(), THRESHOLDS)).isEqualTo(at(300));
+
+    AnswerEvaluator.Evaluation last = eval(late.state(), status(ProbeStatus.TIMEOUT), at(300));
+    assertThat(last.reason()).contains("older than 300s");
+    assertThat(AnswerEvaluator.revisitAt(last.state(), THRESHOLDS)).isNull();
+  }
+
+  @Test
+  void aPeerThatNeverAnsweredHasNoRevisitTime() {
+    AnswerState s = eval(null, status(ProbeStatus.TIMEOUT), T0).state();
+
+    assertThat(AnswerEvaluator.revisitAt(s, THRESHOLDS)).isNull();
+  }
+
+  @Test
   void aPeerThatNeverAnsweredHasNoThresholdToCross() {
     AnswerState s = eval(null, status(ProbeStatus.TIMEOUT), T0).state();
 

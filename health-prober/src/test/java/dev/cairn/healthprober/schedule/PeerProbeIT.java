@@ -3,21 +3,28 @@ package dev.cairn.healthprober.schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.commonmodel.health.PeerAnswer;
 import dev.cairn.commonmodel.health.ProbeStatus;
+import dev.cairn.healthprober.MutableClock;
 import dev.cairn.healthprober.dns.DnsClient;
 import dev.cairn.healthprober.dns.DnsLookup;
 import dev.cairn.healthprober.dns.TestDnsServer;
+import dev.cairn.healthprober.kafka.Outbox;
 import dev.cairn.healthprober.peer.Peer;
 import dev.cairn.healthprober.probe.RecordType;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -67,9 +74,12 @@ class PeerProbeIT {
               new PeerProbe.Settings(Duration.ofMillis(100), 1),
               Clock.systemUTC(),
               new ProbeMetrics(new SimpleMeterRegistry()),
-              (geoTag, host, outcome) ->
-                  settledBy.put(host, Thread.currentThread().getName() + " " + outcome.status()),
-              settler);
+              (geoTag, host, outcome) -> {
+                settledBy.put(host, Thread.currentThread().getName() + " " + outcome.status());
+                return null;
+              },
+              settler,
+              () -> 0);
 
       probe.enqueue(hosts);
 
@@ -84,5 +94,111 @@ class PeerProbeIT {
     } finally {
       settler.shutdownNow();
     }
+  }
+
+  @Test
+  void whileTheCircuitStaysOpenARoundSettlesOnlyTheHostsWhoseAnswerTurnsStale() throws Exception {
+    ExecutorService settler = Executors.newSingleThreadExecutor(r -> new Thread(r, "test-settler"));
+    MutableClock clock = new MutableClock(Instant.parse("2026-11-29T12:00:00Z"));
+    try (TestDnsServer peer = TestDnsServer.start("127.0.0.1", "cloud.test");
+        DnsClient client = new DnsClient(new DnsClient.Settings(1, 1232, 1))) {
+      CircuitBreaker breaker =
+          CircuitBreaker.of(
+              "peer-us",
+              CircuitBreakerConfig.custom()
+                  .slidingWindow(1, 1, CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+                  .failureRateThreshold(100)
+                  .waitDurationInOpenState(Duration.ofHours(1))
+                  .build());
+      Bulkhead bulkhead =
+          Bulkhead.of(
+              "peer-us",
+              BulkheadConfig.custom().maxConcurrentCalls(1).maxWaitDuration(Duration.ZERO).build());
+      List<String> hosts = List.of("h0.cloud.test", "h1.cloud.test", "h2.cloud.test");
+      Map<String, HostQueries> queries = new ConcurrentHashMap<>();
+      for (String h : hosts) {
+        String name = "localtargets-" + h;
+        peer.answer(name, "192.0.2.1");
+        queries.put(
+            h,
+            new HostQueries(
+                h,
+                client.encode(name, RecordType.A, false),
+                client.encode(name, RecordType.AAAA, false),
+                "cloud.test"));
+      }
+      NavigableSet<Duration> thresholds = new TreeSet<>(List.of(Duration.ofSeconds(60)));
+      AnswerRecorder recorder =
+          new AnswerRecorder(new Outbox(), "t", clock, h -> thresholds, (g, h) -> true);
+      Map<String, Integer> evaluations = new ConcurrentHashMap<>();
+      MeterRegistry meters = new SimpleMeterRegistry();
+      PeerProbe probe =
+          new PeerProbe(
+              new Peer("us", List.of(peer.address())),
+              breaker,
+              bulkhead,
+              new DnsLookup(client, 64),
+              queries::get,
+              new PeerProbe.Settings(Duration.ofMillis(100), 1),
+              clock,
+              new ProbeMetrics(meters),
+              (geoTag, host, outcome) -> {
+                evaluations.merge(host, 1, Integer::sum);
+                return recorder.onOutcome(geoTag, host, outcome);
+              },
+              settler,
+              () -> 7);
+      probe.round(hosts);
+      await().until(() -> evaluations.size() == 3 && probe.queued() == 0);
+      assertThat(hosts)
+          .allSatisfy(h -> assertThat(recorder.state("us", h).status()).isEqualTo(ProbeStatus.OK));
+
+      // black-holed: h0 times out and opens the circuit, h1 and h2 are settled without queries
+      peer.blackHole(true);
+      clock.advance(Duration.ofSeconds(5));
+      probe.round(hosts);
+      await().until(() -> breaker.getState() == CircuitBreaker.State.OPEN && probe.queued() == 0);
+      await().until(() -> evaluations.values().stream().mapToInt(i -> i).sum() == 6);
+      int queriesWhenOpen = peer.totalQueries();
+      assertThat(hosts)
+          .allSatisfy(
+              h -> assertThat(recorder.state("us", h).status()).isEqualTo(ProbeStatus.TIMEOUT));
+
+      // the first open round settles h0, whose probe ended before anything was settled in the run
+      probe.round(hosts);
+      Map<String, Integer> afterFirst = Map.copyOf(evaluations);
+      assertThat(afterFirst).containsEntry("h0.cloud.test", 3);
+      double skipped = skipped(meters);
+
+      // nothing can have changed: no host is evaluated, all are counted as skipped
+      clock.advance(Duration.ofSeconds(50));
+      probe.round(hosts);
+      assertThat(evaluations).isEqualTo(afterFirst);
+      assertThat(skipped(meters)).isEqualTo(skipped + 3);
+
+      // the last answer (at 12:00:00) turns 60 s old: each host is evaluated once and republished
+      clock.advance(Duration.ofSeconds(6));
+      Instant stale = clock.instant();
+      probe.round(hosts);
+      probe.round(hosts);
+      assertThat(hosts)
+          .allSatisfy(
+              h -> {
+                assertThat(evaluations.get(h)).isEqualTo(afterFirst.get(h) + 1);
+                PeerAnswer published = recorder.state("us", h).published();
+                assertThat(published.status()).isEqualTo(ProbeStatus.TIMEOUT);
+                assertThat(published.observedAt()).isEqualTo(stale);
+                assertThat(published.lastSuccess())
+                    .isEqualTo(Instant.parse("2026-11-29T12:00:00Z"));
+              });
+      assertThat(peer.totalQueries()).isEqualTo(queriesWhenOpen);
+    } finally {
+      settler.shutdownNow();
+    }
+  }
+
+  private static double skipped(MeterRegistry meters) {
+    var c = meters.find("cairn.prober.probes.skipped").counter();
+    return c == null ? 0 : c.count();
   }
 }

@@ -246,6 +246,42 @@ class ProbeSchedulerIT {
     await().until(() -> skipped("us") == settled + hosts.size());
   }
 
+  @Test
+  void whenACircuitOpensDuringARoundItsQueueIsSettledAfterTheLivePeersProbes() {
+    CircuitBreakerConfig cb =
+        CircuitBreakerConfig.custom()
+            .slidingWindow(5, 5, CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+            .failureRateThreshold(80)
+            .waitDurationInOpenState(Duration.ofHours(1))
+            .build();
+    List<String> hosts = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      hosts.add("h" + i + ".cloud.test");
+      eu.answer("localtargets-h" + i + ".cloud.test", "192.0.2.1");
+      eu.delay("localtargets-h" + i + ".cloud.test", Duration.ofMillis(100));
+    }
+    us.blackHole(true);
+    topology.put(gslb("many", hosts.toArray(String[]::new)));
+
+    // 5 probes in flight per peer: us's first ones time out (300 ms) and open its circuit with
+    // hosts still queued, while eu (8 rounds of 100 ms) has hosts queued or in flight
+    scheduler(Duration.ofMillis(300), 5, cb).replan();
+
+    await().until(() -> skipped("us") > 0);
+    assertThat(queued("eu")).isZero();
+    await()
+        .until(
+            () ->
+                scheduler.idle()
+                    && hosts.stream()
+                        .allMatch(
+                            h ->
+                                latest("us", h) != null
+                                    && latest("us", h).status() == ProbeStatus.TIMEOUT));
+    assertThat(breakers.circuitBreaker("peer-us").getState()).isEqualTo(CircuitBreaker.State.OPEN);
+    assertThat(skipped("us")).isGreaterThan(0).isLessThan(hosts.size());
+  }
+
   private double skipped(String peer) {
     var c = meters.find("cairn.prober.probes.skipped").tag("peer", peer).counter();
     return c == null ? 0 : c.count();
