@@ -1,6 +1,8 @@
 package dev.cairn.localstack;
 
+import dev.cairn.commonmodel.codec.EventTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,9 +36,15 @@ final class TopicRecorder implements AutoCloseable {
    * @param receivedNanos {@link System#nanoTime()} at the same moment
    * @param value the value bytes, kept only for the topics asked for ({@code null} otherwise or for
    *     a tombstone)
+   * @param eventTimeMillis the {@code cairn-event-time} header (epoch ms), {@code -1} without one
    */
   record Received(
-      String key, long createTimeMillis, long receivedMicros, long receivedNanos, byte[] value) {
+      String key,
+      long createTimeMillis,
+      long receivedMicros,
+      long receivedNanos,
+      byte[] value,
+      long eventTimeMillis) {
 
     /** Delivery latency: receipt minus record timestamp, in ms (timestamp resolution 1 ms). */
     double latencyMillis() {
@@ -99,7 +107,8 @@ final class TopicRecorder implements AutoCloseable {
           byte[] value = keepValues.contains(r.topic()) ? r.value() : null;
           List<Received> list = received.get(r.topic());
           synchronized (list) {
-            list.add(new Received(r.key(), ts, micros, nanos, value));
+            long eventTime = EventTime.read(r.headers()).map(Instant::toEpochMilli).orElse(-1L);
+            list.add(new Received(r.key(), ts, micros, nanos, value, eventTime));
           }
         }
       }
