@@ -9,11 +9,16 @@
 # script sets SO_RCVBUF=KNOT_RCVBUF on each of Knot's own UDP sockets (pidfd_getfd, same effect for
 # those sockets only; KNOT_RCVBUF=0 keeps the kernel default, 208 KiB here, which drops queries
 # when the two Knot instances take turns on their one core). Both values are in the output.
-# A short dnsperf run warms both servers before anything is measured. Per repeat, interleaved:
-#   dnsperf -c 1 -q 100 at p1       the anchor
-#   ProberBench client, 100 in flight at p1: the prober's DNS path (DnsClient + DnsLookup +
-#                                  classification), each next query sent from the completion of
-#                                  the previous one (as PeerProbe does), 2 s warm-up, SECS measured
+# A short dnsperf run warms both servers before anything is measured. Per repeat:
+#   ProberBench anchor: the prober's DNS path (DnsClient + DnsLookup + classification) with 100
+#                      queries in flight at p1, each next query sent from the completion of the
+#                      previous one (as PeerProbe does), against its anchor dnsperf -c 1 -q 100 at
+#                      p1, in PAIRS pairs of PAIR_SECS windows ordered ABBA (dnsperf first in odd
+#                      pairs, the prober first in even ones), so that drift of the machine hits
+#                      both alike. The JVM starts dnsperf itself and stays up across its windows
+#                      (2 s warm-up before the first pair). Checked: median prober qps / median
+#                      dnsperf qps, and the prober's p99 over all its windows
+#   (ONLY="dnsperf client": the former sequential form, dnsperf SECS then the prober SECS)
 #   ProberBench sweep: N hosts x 2 peers through ProbeScheduler (A+AAAA per host, INFLIGHT host
 #                      probes in flight per peer, 1 s timeout, 2 attempts); WARMUP sweeps, then
 #                      SWEEPS measured
@@ -30,16 +35,18 @@
 # Needs: apt-get install -y knot dnsperf; a warm Maven repository (the script compiles the module
 # offline; common-model comes from ~/.m2).
 # Usage: bash health-prober/src/bench/run-prober-bench.sh [outdir]
-#   env: N=10000 SECS=10 REPEAT=2 SWEEPS=8 WARMUP=4 INFLIGHT=100 BH_SWEEPS=24 BH_PACE_MS=500
-#        PORT=15360 KNOT_UDP_WORKERS=1 KNOT_RCVBUF=4194304 WORK=/tmp/prober-bench JAVA=java
-#        ONLY= (e.g. "dnsperf client": only those runs) JFR= (set: record every
-#        prober JVM with JFR, settings=profile, into the outdir)
+#   env: N=10000 REPEAT=2 PAIRS=6 PAIR_SECS=3 SWEEPS=8 WARMUP=4 INFLIGHT=100 BH_SWEEPS=24
+#        BH_PACE_MS=500 PORT=15360 KNOT_UDP_WORKERS=1 KNOT_RCVBUF=4194304 WORK=/tmp/prober-bench
+#        JAVA=java ONLY="anchor sweep blackhole" (the runs; also "dnsperf client", SECS=10)
+#        JFR= (set: record every prober JVM with JFR, settings=profile, into the outdir)
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
 WORK="${WORK:-/tmp/prober-bench}"
 N="${N:-10000}"
 SECS="${SECS:-10}"
+PAIRS="${PAIRS:-6}"
+PAIR_SECS="${PAIR_SECS:-3}"
 REPEAT="${REPEAT:-2}"
 SWEEPS="${SWEEPS:-8}"
 WARMUP="${WARMUP:-4}"
@@ -186,7 +193,7 @@ run() {
   echo "java: $("$JAVA" -version 2>&1 | head -1)"
   echo "net.core.rmem_default=$(cat /proc/sys/net/core/rmem_default) rmem_max=$(cat /proc/sys/net/core/rmem_max) KNOT_RCVBUF=$KNOT_RCVBUF"
   echo "knot sockets: $(ss -uamn "sport = :$PORT" | awk '/^UNCONN/{a=$4} /skmem/{match($0,/rb[0-9]+/); printf "%s %s ", a, substr($0,RSTART,RLENGTH)}')"
-  echo "N=$N SECS=$SECS REPEAT=$REPEAT SWEEPS=$SWEEPS WARMUP=$WARMUP INFLIGHT=$INFLIGHT BH_SWEEPS=$BH_SWEEPS BH_PACE_MS=$BH_PACE_MS KNOT_UDP_WORKERS=${KNOT_UDP_WORKERS:-1}"
+  echo "N=$N PAIRS=$PAIRS PAIR_SECS=$PAIR_SECS SECS=$SECS REPEAT=$REPEAT SWEEPS=$SWEEPS WARMUP=$WARMUP INFLIGHT=$INFLIGHT BH_SWEEPS=$BH_SWEEPS BH_PACE_MS=$BH_PACE_MS KNOT_UDP_WORKERS=${KNOT_UDP_WORKERS:-1}"
 } > "$OUT/setup.txt"
 cat "$OUT/setup.txt"
 
@@ -194,8 +201,11 @@ cat "$OUT/setup.txt"
 $C dnsperf -s 127.0.0.1 -p "$PORT" -d "$Q" -l 2 -c 1 -T 1 -q 100 -t 2 > /dev/null 2>&1 || true
 $C dnsperf -s 127.0.0.2 -p "$PORT" -d "$Q" -l 2 -c 1 -T 1 -q 100 -t 2 > /dev/null 2>&1 || true
 
-want() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
+ONLY="${ONLY:-anchor sweep blackhole}"
+want() { [[ " $ONLY " == *" $1 "* ]]; }
 for r in $(seq 1 "$REPEAT"); do
+  want anchor && run "prober_anchor_$r" "$JAVA" $JOPTS -cp "$JCP" "$B" anchor "127.0.0.1:$PORT" "$Q" "$PAIRS" "$PAIR_SECS" 100 \
+    -- dnsperf -s 127.0.0.1 -p "$PORT" -d "$Q" -l "$PAIR_SECS" -c 1 -T 1 -q 100 -t 2
   want dnsperf && run "dnsperf_q100_$r" dnsperf -s 127.0.0.1 -p "$PORT" -d "$Q" -l "$SECS" -c 1 -T 1 -q 100 -t 2
   want client && run "prober_client_w100_$r" "$JAVA" $JOPTS -cp "$JCP" "$B" client "127.0.0.1:$PORT" "$Q" "$SECS" 100
   want sweep && run "prober_sweep_$r" "$JAVA" $JOPTS -cp "$JCP" "$B" sweep "127.0.0.1:$PORT" "127.0.0.2:$PORT" "$Q" "$SWEEPS" "$INFLIGHT" "$WARMUP"
@@ -205,9 +215,15 @@ done
 
 echo "== summary ($OUT)"
 for r in $(seq 1 "$REPEAT"); do
-  d="$(grep -hE 'Queries per second' "$OUT/dnsperf_q100_$r.txt" 2>/dev/null | awk '{print $4}' || true)"
-  p="$(grep -h '^mode=client' "$OUT/prober_client_w100_$r.txt" 2>/dev/null | sed -E 's/.*qps=([0-9]+).*/\1/' || true)"
-  echo "repeat $r: dnsperf_qps=$d prober_qps=$p ratio=$(awk -v p="$p" -v d="$d" 'BEGIN{if(d>0) printf "%.2f", p/d}') dnsperf_lost=$(grep -hE 'Queries lost' "$OUT/dnsperf_q100_$r.txt" 2>/dev/null | awk '{print $3}' || true)"
+  if [ -f "$OUT/prober_anchor_$r.txt" ]; then
+    echo "repeat $r anchor: $(grep '^load:' "$OUT/prober_anchor_$r.txt") | $(grep '^drops-after:' "$OUT/prober_anchor_$r.txt")"
+    grep -hE '^mode=anchor (pair=[0-9]+ order=|summary)' "$OUT/prober_anchor_$r.txt" || true
+  fi
+  if [ -f "$OUT/dnsperf_q100_$r.txt" ] || [ -f "$OUT/prober_client_w100_$r.txt" ]; then
+    d="$(grep -hE 'Queries per second' "$OUT/dnsperf_q100_$r.txt" 2>/dev/null | awk '{print $4}' || true)"
+    p="$(grep -h '^mode=client' "$OUT/prober_client_w100_$r.txt" 2>/dev/null | sed -E 's/.*qps=([0-9]+).*/\1/' || true)"
+    echo "repeat $r sequential: dnsperf_qps=$d prober_qps=$p ratio=$(awk -v p="$p" -v d="$d" 'BEGIN{if(d>0) printf "%.2f", p/d}') dnsperf_lost=$(grep -hE 'Queries lost' "$OUT/dnsperf_q100_$r.txt" 2>/dev/null | awk '{print $3}' || true)"
+  fi
   for f in dnsperf_q100 prober_client_w100 prober_sweep prober_blackhole; do
     [ -f "$OUT/${f}_$r.txt" ] || continue
     echo "  $f: $(grep '^load:' "$OUT/${f}_$r.txt") | $(grep '^drops-after:' "$OUT/${f}_$r.txt")"

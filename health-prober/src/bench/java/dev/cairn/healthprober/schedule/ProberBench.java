@@ -47,6 +47,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * client SERVER QUERYFILE SECONDS WINDOW
  *     the prober's DNS path (DnsClient + DnsLookup + classification) with WINDOW queries in
  *     flight over the 10k names; 2 s warm-up, then SECONDS measured: qps and latency percentiles
+ * anchor SERVER QUERYFILE PAIRS SECONDS WINDOW -- ANCHOR-COMMAND...
+ *     the client mode and its anchor (ANCHOR-COMMAND, dnsperf measuring SECONDS, started from
+ *     here so that this JVM stays up between its windows) in PAIRS pairs of short windows, ordered
+ *     ABBA (anchor then prober, prober then anchor, ...) so that a linear drift of the machine hits
+ *     both sides alike; 2 s warm-up before the first pair. Per pair both qps and their ratio; the
+ *     ratio of the medians (the figure checked) and the prober's latency percentiles over all its
+ *     windows
  * sweep SERVER1 SERVER2 QUERYFILE SWEEPS INFLIGHT WARMUP
  *     ProbeScheduler sweeps of every host at two healthy peers (A and AAAA each, the service's
  *     defaults: INFLIGHT host probes in flight per peer, 1 s timeout, 2 attempts); the cold
@@ -60,7 +67,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * </pre>
  *
  * <p>Meters go to a Prometheus registry, as in the service.
- * </pre>
  */
 public final class ProberBench {
 
@@ -68,9 +74,24 @@ public final class ProberBench {
 
   public static void main(String[] a) throws Exception {
     switch (a[0]) {
-      case "client" -> client(a[1], Path.of(a[2]), Double.parseDouble(a[3]), Integer.parseInt(a[4]));
+      case "client" ->
+          client(a[1], Path.of(a[2]), Double.parseDouble(a[3]), Integer.parseInt(a[4]));
+      case "anchor" ->
+          anchor(
+              a[1],
+              Path.of(a[2]),
+              Integer.parseInt(a[3]),
+              Double.parseDouble(a[4]),
+              Integer.parseInt(a[5]),
+              anchorCommand(a));
       case "sweep" ->
-          sweep(a[1], a[2], Path.of(a[3]), Integer.parseInt(a[4]), Integer.parseInt(a[5]), Integer.parseInt(a[6]));
+          sweep(
+              a[1],
+              a[2],
+              Path.of(a[3]),
+              Integer.parseInt(a[4]),
+              Integer.parseInt(a[5]),
+              Integer.parseInt(a[6]));
       case "blackhole" ->
           blackhole(
               a[1],
@@ -120,7 +141,8 @@ public final class ProberBench {
       Result r = runClient(lookup, s, queries, zone, seconds, window, latencies);
       double elapsed = (System.nanoTime() - t0) / 1e9;
       System.out.printf(
-          "mode=client window=%d seconds=%.2f sent=%d ok=%d other=%d unreachable=%d qps=%.0f %s timeouts_total=%d java=%s%n",
+          "mode=client window=%d seconds=%.2f sent=%d ok=%d other=%d unreachable=%d qps=%.0f %s"
+              + " timeouts_total=%d java=%s%n",
           window,
           elapsed,
           r.sent,
@@ -134,11 +156,141 @@ public final class ProberBench {
     }
   }
 
+  static List<String> anchorCommand(String[] a) {
+    if (a.length < 8 || !a[6].equals("--")) {
+      throw new IllegalArgumentException("anchor: expected -- ANCHOR-COMMAND... after WINDOW");
+    }
+    return List.of(a).subList(7, a.length);
+  }
+
+  /**
+   * The client mode and dnsperf in alternating short windows, ABBA, this JVM up across all of its
+   * windows (warmed once). The anchor runs as a child process, so it inherits this JVM's CPU
+   * affinity; while it runs, this JVM has nothing in flight.
+   */
+  static void anchor(
+      String server, Path file, int pairs, double seconds, int window, List<String> anchorCommand)
+      throws Exception {
+    ServerAddress s = loopback(server);
+    List<String> names = names(file);
+    try (DnsClient client = newClient()) {
+      DnsLookup lookup = new DnsLookup(client, 64);
+      EncodedQuery[] queries = new EncodedQuery[names.size()];
+      for (int i = 0; i < queries.length; i++) {
+        queries[i] = client.encode(names.get(i), RecordType.A, false);
+      }
+      String zone = names.get(0).substring(names.get(0).indexOf('.') + 1);
+      long[] latencies = new long[(int) Math.min(20_000_000L, (long) (seconds * 500_000))];
+      long[] all = new long[latencies.length * pairs];
+      int recordedAll = 0;
+      long failedAll = 0;
+      runClient(lookup, s, queries, zone, 2.0, window, new long[1]); // warm-up
+      System.gc(); // once, as the client mode does; later collections fall inside the windows
+      List<Double> proberQps = new ArrayList<>();
+      List<Double> anchorQps = new ArrayList<>();
+      for (int pair = 1; pair <= pairs; pair++) {
+        boolean anchorFirst = pair % 2 == 1;
+        double p = 0;
+        double d = 0;
+        for (int side = 0; side < 2; side++) {
+          if ((side == 0) == anchorFirst) {
+            d = anchorWindow(anchorCommand, pair);
+          } else {
+            long t0 = System.nanoTime();
+            Result r = runClient(lookup, s, queries, zone, seconds, window, latencies);
+            double elapsed = (System.nanoTime() - t0) / 1e9;
+            p = (r.ok + r.other + r.unreachable) / elapsed;
+            System.out.printf(
+                "mode=anchor pair=%d prober seconds=%.2f sent=%d ok=%d other=%d unreachable=%d"
+                    + " qps=%.0f %s%n",
+                pair,
+                elapsed,
+                r.sent,
+                r.ok,
+                r.other,
+                r.unreachable,
+                p,
+                percentiles(latencies, r.recorded));
+            System.arraycopy(latencies, 0, all, recordedAll, r.recorded);
+            recordedAll += r.recorded;
+            failedAll += r.other + r.unreachable;
+          }
+        }
+        proberQps.add(p);
+        anchorQps.add(d);
+        System.out.printf(
+            "mode=anchor pair=%d order=%s dnsperf_qps=%.0f prober_qps=%.0f ratio=%.3f%n",
+            pair,
+            anchorFirst ? "dnsperf,prober" : "prober,dnsperf",
+            d,
+            p,
+            d > 0 ? p / d : Double.NaN);
+      }
+      double pm = medianOf(proberQps);
+      double dm = medianOf(anchorQps);
+      List<Double> ratios = new ArrayList<>();
+      for (int i = 0; i < pairs; i++) {
+        ratios.add(anchorQps.get(i) > 0 ? proberQps.get(i) / anchorQps.get(i) : Double.NaN);
+      }
+      List<Double> sorted = new ArrayList<>(ratios);
+      sorted.sort(null);
+      System.out.printf(
+          "mode=anchor summary pairs=%d seconds=%.1f window=%d dnsperf_median_qps=%.0f"
+              + " prober_median_qps=%.0f ratio_of_medians=%.3f pair_ratios=%s"
+              + " pair_ratio_median=%.3f min=%.3f max=%.3f prober_not_ok=%d prober_all_windows %s"
+              + " timeouts_total=%d java=%s%n",
+          pairs,
+          seconds,
+          window,
+          dm,
+          pm,
+          pm / dm,
+          ratios.stream().map(r -> String.format("%.2f", r)).toList().toString().replace(" ", ""),
+          medianOf(ratios),
+          sorted.get(0),
+          sorted.get(sorted.size() - 1),
+          failedAll,
+          percentiles(all, recordedAll),
+          client.timeouts(),
+          System.getProperty("java.version"));
+    }
+  }
+
+  /** One window of the anchor: its output is copied, prefixed; returns its queries per second. */
+  static double anchorWindow(List<String> command, int pair) throws Exception {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    double qps = Double.NaN;
+    try (var out =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(
+                p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+      for (String line = out.readLine(); line != null; line = out.readLine()) {
+        String t = line.strip();
+        if (t.startsWith("Queries per second:")) {
+          qps = Double.parseDouble(t.substring("Queries per second:".length()).strip());
+        }
+        if (t.startsWith("Queries sent:")
+            || t.startsWith("Queries completed:")
+            || t.startsWith("Queries lost:")
+            || t.startsWith("Queries per second:")
+            || t.startsWith("Run time")
+            || t.startsWith("Average Latency")) {
+          System.out.printf("mode=anchor pair=%d dnsperf %s%n", pair, t);
+        }
+      }
+    }
+    if (p.waitFor() != 0 || Double.isNaN(qps)) {
+      throw new IllegalStateException(
+          "anchor command failed (exit " + p.exitValue() + "): " + command);
+    }
+    return qps;
+  }
+
   record Result(long sent, long ok, long other, long unreachable, int recorded) {}
 
   /**
-   * WINDOW chains of queries, each sending its next query from the completion of the previous
-   * one, on the DNS reader thread: as the prober's PeerProbe does (closed loop, like dnsperf -q).
+   * WINDOW chains of queries, each sending its next query from the completion of the previous one,
+   * on the DNS reader thread: as the prober's PeerProbe does (closed loop, like dnsperf -q).
    */
   static Result runClient(
       DnsLookup lookup,
@@ -184,7 +336,8 @@ public final class ProberBench {
               latency,
               answer -> {
                 ProbeStatus st = answer.result().status();
-                (st == ProbeStatus.OK ? ok : st.reachable() ? other : unreachable).incrementAndGet();
+                (st == ProbeStatus.OK ? ok : st.reachable() ? other : unreachable)
+                    .incrementAndGet();
                 if (st.reachable()) {
                   chain[0].run();
                 } else {
@@ -198,7 +351,11 @@ public final class ProberBench {
     finished.await((long) seconds + 10, TimeUnit.SECONDS);
     afterFailure.shutdown();
     return new Result(
-        sent.get(), ok.get(), other.get(), unreachable.get(), Math.min(recorded.get(), latencies.length));
+        sent.get(),
+        ok.get(),
+        other.get(),
+        unreachable.get(),
+        Math.min(recorded.get(), latencies.length));
   }
 
   static String percentiles(long[] v, int n) {
@@ -300,7 +457,10 @@ public final class ProberBench {
             List.of(new DelegationZone(parent, zone)),
             Duration.ofSeconds(300),
             cb,
-            BulkheadConfig.custom().maxConcurrentCalls(inFlight).maxWaitDuration(Duration.ZERO).build()),
+            BulkheadConfig.custom()
+                .maxConcurrentCalls(inFlight)
+                .maxWaitDuration(Duration.ZERO)
+                .build()),
         new FixedTopology(names),
         new PeerDirectory(peers, null, "bench", Clock.systemUTC()),
         new DnsLookup(client, 64),
@@ -338,10 +498,13 @@ public final class ProberBench {
     final String name;
     final ProbeScheduler scheduler;
     final List<String> peers;
+
     /** Per sweep, how long the sweep call itself took (µs): queueing, and settling open peers. */
     final List<Long> callMicros = new ArrayList<>();
+
     /** Per sweep, the circuit state of the second peer when the sweep started ("-" without). */
     final List<String> otherCircuit = new ArrayList<>();
+
     boolean planned;
 
     Bench(String name, ProbeScheduler scheduler, List<String> peers) {
@@ -404,7 +567,9 @@ public final class ProberBench {
     List<Long> s = new ArrayList<>(v);
     s.sort(null);
     int n = s.size();
-    return n == 0 ? Double.NaN : n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2.0;
+    return n == 0
+        ? Double.NaN
+        : n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2.0;
   }
 
   static List<Long> column(List<long[]> rows, int col) {
@@ -413,7 +578,11 @@ public final class ProberBench {
 
   static List<Long> allDone(List<long[]> rows) {
     return rows.stream()
-        .map(r -> Arrays.stream(r).anyMatch(x -> x == 0) ? Long.MAX_VALUE : Arrays.stream(r).max().getAsLong())
+        .map(
+            r ->
+                Arrays.stream(r).anyMatch(x -> x == 0)
+                    ? Long.MAX_VALUE
+                    : Arrays.stream(r).max().getAsLong())
         .toList();
   }
 
@@ -421,8 +590,7 @@ public final class ProberBench {
     return micros == Long.MAX_VALUE ? "unfinished" : String.format("%.1f", micros / 1e3);
   }
 
-  static void sweep(
-      String server1, String server2, Path file, int count, int inFlight, int warmup)
+  static void sweep(String server1, String server2, Path file, int count, int inFlight, int warmup)
       throws Exception {
     List<String> names = names(file);
     try (DnsClient client = newClient()) {
@@ -430,7 +598,9 @@ public final class ProberBench {
           new Bench(
               "both",
               scheduler(
-                  List.of(new Peer("p1", List.of(loopback(server1))), new Peer("p2", List.of(loopback(server2)))),
+                  List.of(
+                      new Peer("p1", List.of(loopback(server1))),
+                      new Peer("p2", List.of(loopback(server2)))),
                   names,
                   client,
                   inFlight,
@@ -456,7 +626,9 @@ public final class ProberBench {
       List<Long> all = allDone(r);
       double med = median(all);
       System.out.printf(
-          "mode=sweep summary hosts=%d peers=2 queries_per_sweep=%d inflight_per_peer=%d warmup=%d sweeps=%d median_ms=%s min_ms=%s max_ms=%s sweep_qps=%.0f queries=%d timeouts=%d%n",
+          "mode=sweep summary hosts=%d peers=2 queries_per_sweep=%d inflight_per_peer=%d warmup=%d"
+              + " sweeps=%d median_ms=%s min_ms=%s max_ms=%s sweep_qps=%.0f queries=%d"
+              + " timeouts=%d%n",
           names.size(),
           names.size() * 4,
           inFlight,
@@ -487,8 +659,8 @@ public final class ProberBench {
   }
 
   /**
-   * Pairs of sweeps, interleaved: in each pair, {@code a}'s sweep starts first and {@code b}'s
-   * half a pace later (or when {@code a}'s ended); a pair starts every {@code paceMillis} ms (or when
+   * Pairs of sweeps, interleaved: in each pair, {@code a}'s sweep starts first and {@code b}'s half
+   * a pace later (or when {@code a}'s ended); a pair starts every {@code paceMillis} ms (or when
    * the previous one ended). Drift of the machine (other processes, frequency) then hits both sides
    * of a pair alike.
    *
@@ -528,7 +700,8 @@ public final class ProberBench {
    * difference of two of these.
    */
   static Map<String, Long> cpu() {
-    java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
     Map<String, Long> out = new java.util.TreeMap<>();
     for (java.lang.management.ThreadInfo t : threads.getThreadInfo(threads.getAllThreadIds())) {
       if (t == null) {
@@ -564,14 +737,16 @@ public final class ProberBench {
     List<Double> s = new ArrayList<>(v);
     s.sort(null);
     int n = s.size();
-    return n == 0 ? Double.NaN : n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2.0;
+    return n == 0
+        ? Double.NaN
+        : n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2.0;
   }
 
   /**
    * The healthy peer's sweep, alone and beside a second peer, in interleaved pairs (see {@link
-   * #pairs}): first with the second peer healthy, then with it black-holed ({@code kill -STOP} of its
-   * server; the phase starts with the stop, so it holds the timeouts, the circuit opening and the
-   * half-open probes). One DNS client for all, as in the service.
+   * #pairs}): first with the second peer healthy, then with it black-holed ({@code kill -STOP} of
+   * its server; the phase starts with the stop, so it holds the timeouts, the circuit opening and
+   * the half-open probes). One DNS client for all, as in the service.
    */
   static void blackhole(
       String server,
@@ -588,13 +763,20 @@ public final class ProberBench {
       Bench alone =
           new Bench(
               "alone",
-              scheduler(List.of(new Peer("ok", List.of(loopback(server)))), names, client, inFlight, meters()),
+              scheduler(
+                  List.of(new Peer("ok", List.of(loopback(server)))),
+                  names,
+                  client,
+                  inFlight,
+                  meters()),
               List.of("ok"));
       Bench both =
           new Bench(
               "both",
               scheduler(
-                  List.of(new Peer("ok", List.of(loopback(server))), new Peer("p2", List.of(loopback(other)))),
+                  List.of(
+                      new Peer("ok", List.of(loopback(server))),
+                      new Peer("p2", List.of(loopback(other)))),
                   names,
                   client,
                   inFlight,
@@ -610,7 +792,9 @@ public final class ProberBench {
           new Bench(
               "warm",
               scheduler(
-                  List.of(new Peer("ok", List.of(loopback(server))), new Peer("p2", List.of(loopback(other)))),
+                  List.of(
+                      new Peer("ok", List.of(loopback(server))),
+                      new Peer("p2", List.of(loopback(other)))),
                   names,
                   client,
                   inFlight,
@@ -652,13 +836,15 @@ public final class ProberBench {
 
       List<Long> coldTimes = column(cold, 0);
       System.out.printf(
-          "mode=blackhole cold (first black-hole of the JVM, during warm-up) beside_blackholed_ms=%s median_ms=%s max_ms=%s%n",
+          "mode=blackhole cold (first black-hole of the JVM, during warm-up)"
+              + " beside_blackholed_ms=%s median_ms=%s max_ms=%s%n",
           coldTimes.stream().map(ProberBench::ms).toList(),
           ms(median(coldTimes)),
           ms(coldTimes.stream().max(Long::compare).orElse(0L)));
       for (int i = 0; i < count; i++) {
         System.out.printf(
-            "mode=blackhole pair=%d healthy: alone_ms=%s beside_ms=%s | blackholed: alone_ms=%s beside_ms=%s ratio=%.2f circuit_at_start=%s sweep_call_ms=%s%n",
+            "mode=blackhole pair=%d healthy: alone_ms=%s beside_ms=%s | blackholed: alone_ms=%s"
+                + " beside_ms=%s ratio=%.2f circuit_at_start=%s sweep_call_ms=%s%n",
             i,
             ms(healthy.get(i)[0][0]),
             ms(healthy.get(i)[1][0]),
@@ -674,11 +860,16 @@ public final class ProberBench {
       double deadBeside = median(dead.stream().map(p -> p[1][0]).toList());
       List<Double> deadRatios = ratios(dead);
       System.out.printf(
-          "mode=blackhole cpu_ms (threads; the phase's wall time is pairs x pace) healthy_phase: %s | blackholed_phase: %s%n",
-          cpuDelta(cpu0, cpu1),
-          cpuDelta(cpu1, cpu2));
+          "mode=blackhole cpu_ms (threads; the phase's wall time is pairs x pace) healthy_phase: %s"
+              + " | blackholed_phase: %s%n",
+          cpuDelta(cpu0, cpu1), cpuDelta(cpu1, cpu2));
       System.out.printf(
-          "mode=blackhole summary pairs=%d pace_ms=%d healthy_phase: alone_median_ms=%s beside_median_ms=%s ratio=%.2f | blackholed_phase: alone_median_ms=%s beside_median_ms=%s ratio_of_medians=%.2f median_pair_ratio=%.2f max_pair_ratio=%.2f pairs_over_1.10=%d | blackholed_timeouts=%d blackholed_circuit_at_end=%s blackholed_queued_at_end=%d sweep_call_median_ms(healthy/blackholed)=%s/%s%n",
+          "mode=blackhole summary pairs=%d pace_ms=%d healthy_phase: alone_median_ms=%s"
+              + " beside_median_ms=%s ratio=%.2f | blackholed_phase: alone_median_ms=%s"
+              + " beside_median_ms=%s ratio_of_medians=%.2f median_pair_ratio=%.2f"
+              + " max_pair_ratio=%.2f pairs_over_1.10=%d | blackholed_timeouts=%d"
+              + " blackholed_circuit_at_end=%s blackholed_queued_at_end=%d"
+              + " sweep_call_median_ms(healthy/blackholed)=%s/%s%n",
           count,
           paceMillis,
           ms(healthyAlone),
