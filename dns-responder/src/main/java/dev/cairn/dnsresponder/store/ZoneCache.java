@@ -315,8 +315,12 @@ public final class ZoneCache implements AutoCloseable {
     if (source.synced()) {
       return;
     }
-    if (swap(c.endpoints(), ServingState.FROM_SNAPSHOT, "file")) {
-      snapshotWrittenAt = c.writtenAt();
+    // Set before the swap publishes the view: whoever sees FROM_SNAPSHOT also sees the file's time.
+    Instant previousWrittenAt = snapshotWrittenAt;
+    snapshotWrittenAt = c.writtenAt();
+    if (!swap(c.endpoints(), ServingState.FROM_SNAPSHOT, "file")) {
+      snapshotWrittenAt = previousWrittenAt;
+    } else {
       log.atWarn()
           .addKeyValue("file", file.path())
           .addKeyValue("writtenAt", c.writtenAt())
