@@ -7,14 +7,12 @@ import dev.cairn.commonmodel.decision.Disposition;
 import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.health.HostnameResolution;
-import dev.cairn.commonmodel.health.PeerAnswer;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.NodeState;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
 import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
-import dev.cairn.commonmodel.validation.Hostnames;
 import dev.cairn.strategyengine.gslb.GslbDecider;
 import dev.cairn.strategyengine.gslb.GslbDependencies;
 import dev.cairn.strategyengine.gslb.GslbReport;
@@ -30,7 +28,6 @@ import dev.cairn.strategyengine.stream.EngineOutput.DecisionOutput;
 import dev.cairn.strategyengine.stream.TopologyInput.EndpointsInput;
 import dev.cairn.strategyengine.stream.TopologyInput.GslbInput;
 import dev.cairn.strategyengine.stream.TopologyInput.NodeInput;
-import dev.cairn.strategyengine.stream.TopologyInput.PeerAnswerInput;
 import dev.cairn.strategyengine.stream.TopologyInput.ResolutionInput;
 import dev.cairn.strategyengine.stream.TopologyInput.RouteInput;
 import dev.cairn.strategyengine.stream.TopologyInput.ServiceInput;
@@ -47,6 +44,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
@@ -95,7 +93,6 @@ final class DecisionProcessor
   private static final String INGRESS_PREFIX = "Ingress/";
   private static final String GSLB_PREFIX = GslbDecider.KIND + "/";
   private static final String NODE_PREFIX = "Node/";
-  private static final String PEER_ANSWER_PREFIX = "PeerAnswer/";
   private static final String TOMBSTONE = "TOMBSTONE";
 
   private final PlacementSettings settings;
@@ -112,7 +109,8 @@ final class DecisionProcessor
   private KeyValueStore<String, HostnameResolution> resolutions;
   private KeyValueStore<String, GslbState> gslbs;
   private KeyValueStore<String, ServiceState> services;
-  private KeyValueStore<String, PeerAnswer> peerAnswers;
+  private final PeerAnswerBoard board;
+  private Queue<PeerAnswerBoard.Change> answerChanges;
   private KeyValueStore<String, PlacementDependencies> dependencies;
   private EncodedStore<TargetDecision> decisions;
   private KeyValueStore<String, byte[]> decisionBytes;
@@ -177,8 +175,10 @@ final class DecisionProcessor
       EngineMetrics metrics,
       Duration expiryCheckInterval,
       Duration punctuateInterval,
-      CatchUp catchUp) {
+      CatchUp catchUp,
+      PeerAnswerBoard board) {
     this.catchUp = catchUp;
+    this.board = board;
     this.settings = settings;
     this.gslbSettings = gslbSettings;
     this.metrics = metrics;
@@ -196,7 +196,8 @@ final class DecisionProcessor
     resolutions = context.getStateStore(EngineTopology.RESOLUTIONS_STORE);
     gslbs = context.getStateStore(EngineTopology.GSLBS_STORE);
     services = context.getStateStore(EngineTopology.SERVICES_STORE);
-    peerAnswers = context.getStateStore(EngineTopology.PEER_ANSWERS_STORE);
+    // Before marking everything: a change after this is noticed, one before it is in the board.
+    answerChanges = board.subscribe();
     dependencies = context.getStateStore(EngineTopology.DEPENDENCIES_STORE);
     decisionBytes = context.getStateStore(EngineTopology.DECISIONS_STORE);
     decisions = new EncodedStore<>(decisionBytes, TargetDecision.class);
@@ -210,7 +211,7 @@ final class DecisionProcessor
     try (KeyValueIterator<String, NodeState> all = nodes.all()) {
       all.forEachRemaining(entry -> directory.put(entry.value));
     }
-    view = new StoreGslbView(routes, services, endpoints, peerAnswers, resolutions, directory);
+    view = new StoreGslbView(routes, services, endpoints, board, resolutions, directory);
     gslbReconciler =
         new GslbReconciler(
             gslbSettings,
@@ -251,6 +252,7 @@ final class DecisionProcessor
 
   @Override
   public void process(Record<String, TopologyInput> record) {
+    takeAnswerChanges(); // changes of the global store count as input taken now, as records do
     String key = record.key();
     TopologyInput input = record.value();
     timestamp = record.timestamp();
@@ -275,8 +277,14 @@ final class DecisionProcessor
       onGslb(key, gslb.value());
     } else if (input instanceof ServiceInput service) {
       onService(key, service.value());
-    } else if (input instanceof PeerAnswerInput answer) {
-      onPeerAnswer(key, answer.value());
+    }
+  }
+
+  @Override
+  public void close() {
+    if (answerChanges != null) {
+      board.unsubscribe(answerChanges);
+      answerChanges = null;
     }
   }
 
@@ -394,32 +402,32 @@ final class DecisionProcessor
     mark(key, Trigger.GSLB);
   }
 
-  private void onPeerAnswer(String key, PeerAnswer value) {
-    String rest =
-        key.startsWith(PEER_ANSWER_PREFIX) ? key.substring(PEER_ANSWER_PREFIX.length()) : "";
-    int slash = rest.indexOf('/');
-    if (slash <= 0
-        || slash == rest.length() - 1
-        || rest.indexOf('/', slash + 1) >= 0
-        || (value != null && !key.equals(value.key()))) {
-      mismatch(
-          Topics.PEER_ANSWERS.name(),
-          key,
-          value == null ? "PeerAnswer/<geoTag>/<host>" : value.key());
+  /**
+   * Marks the Gslbs of every host whose peer answer changed since the last call (told by the global
+   * store's processor, {@link PeerAnswerBoard}), each with the timing of the record that changed
+   * it.
+   */
+  private void takeAnswerChanges() {
+    PeerAnswerBoard.Change change = answerChanges.poll();
+    if (change == null) {
       return;
     }
-    String host = Hostnames.normalise(rest.substring(slash + 1));
-    String storeKey = StoreGslbView.peerKey(host, rest.substring(0, slash));
-    if (Objects.equals(peerAnswers.get(storeKey), value)) {
-      return;
+    long savedTimestamp = timestamp;
+    long savedEventTime = inputEventTime;
+    try {
+      long now = context.currentSystemTimeMs();
+      do {
+        timestamp = change.timestamp();
+        inputEventTime = change.eventTime();
+        lastInputAt = now;
+        catchingUp = now - change.timestamp() > catchUp.lag().toMillis();
+        markAll(index.dependents(DependencyIndex.peerPrefix(change.host())), Trigger.PEER_ANSWER);
+        change = answerChanges.poll();
+      } while (change != null);
+    } finally {
+      timestamp = savedTimestamp;
+      inputEventTime = savedEventTime;
     }
-    if (value == null) {
-      peerAnswers.delete(storeKey);
-    } else {
-      peerAnswers.put(storeKey, value);
-      view.answerStored(storeKey);
-    }
-    markAll(index.dependents(DependencyIndex.peerPrefix(host)), Trigger.PEER_ANSWER);
   }
 
   private void onNode(String key, NodeState value) {
@@ -561,6 +569,7 @@ final class DecisionProcessor
    * while it catches up, only the marks that have waited {@link CatchUp#maxDelay()}.
    */
   private void maybeDecide() {
+    takeAnswerChanges();
     if (pending.isEmpty()) {
       return;
     }

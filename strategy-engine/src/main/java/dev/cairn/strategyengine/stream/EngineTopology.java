@@ -22,7 +22,6 @@ import dev.cairn.strategyengine.stream.EngineOutput.DecisionOutput;
 import dev.cairn.strategyengine.stream.TopologyInput.EndpointsInput;
 import dev.cairn.strategyengine.stream.TopologyInput.GslbInput;
 import dev.cairn.strategyengine.stream.TopologyInput.NodeInput;
-import dev.cairn.strategyengine.stream.TopologyInput.PeerAnswerInput;
 import dev.cairn.strategyengine.stream.TopologyInput.ResolutionInput;
 import dev.cairn.strategyengine.stream.TopologyInput.RouteInput;
 import dev.cairn.strategyengine.stream.TopologyInput.ServiceInput;
@@ -57,18 +56,22 @@ import org.apache.kafka.streams.state.Stores;
  * routes, endpoints, services, gslbs ──────────────────────┐
  * nodes ─────────── repartition (to every partition) ───────┤
  * sync ──────────── repartition (to every partition) ───────┤ merge ─▶ decide ─┬─▶ decisions
- * hostname-resolutions ─ repartition (to every p.) ─────────┤   (state stores) └─▶ gslb-status
- * peer-answers ──── repartition (to every partition) ───────┘
+ * hostname-resolutions ─ repartition (to every p.) ─────────┘   (state stores) └─▶ gslb-status
+ *                                                                   ▲ changed hosts
+ * peer-answers ──── global store (every instance) ─▶ PeerAnswerBoard ┘
  * </pre>
  *
  * <p>Routes, endpoints, Services and Gslbs are co-partitioned by namespace ({@code
- * NamespacePartitioner}), so a task holds a route or a Gslb with its Services. Nodes, sync markers,
- * hostname resolutions and peer answers concern every route or Gslb, so they are re-published to
- * every partition of an internal topic (a multicast {@code StreamPartitioner}) and every task keeps
- * its own full copy. A global store would give every task the data too, but Kafka Streams never
- * tells a task that a global store changed, and a task reading it races the global thread; the
- * broadcast delivers each change to each task in order, which is what recomputing the affected
- * routes and Gslbs needs.
+ * NamespacePartitioner}), so a task holds a route or a Gslb with its Services. Nodes, sync markers
+ * and hostname resolutions concern every route or Gslb, so they are re-published to every partition
+ * of an internal topic (a multicast {@code StreamPartitioner}) and every task keeps its own full
+ * copy: they are few, and each change must reach each task in order with the other inputs. Peer
+ * answers are the bulk of the input (one per host and peer, changing together when a peer fails),
+ * so they are a global store instead, restored from the compacted topic itself: one record read per
+ * instance and no changelog, where the broadcast cost a copy per partition, a changelog record per
+ * task and three JSON codings. Kafka Streams never tells a task that a global store changed, so its
+ * processor tells the tasks through the {@link PeerAnswerBoard}, which also holds the answers
+ * decoded; a task re-decides the Gslbs of a changed host at its next decision pass.
  *
  * <p>All stores are key-value stores with String keys and Cairn JSON values ({@link EngineJson},
  * the bytes {@code CairnSerde} writes). {@value #DECISIONS_STORE} holds the last decision emitted
@@ -104,7 +107,10 @@ public final class EngineTopology {
   /** Store: Services by key ({@code Service/<ns>/<name>}). */
   public static final String SERVICES_STORE = "services";
 
-  /** Store: this task's copy of the peer answers, keyed {@code <host>|<geoTag>}. */
+  /**
+   * Global store: the peer answers, keyed {@code <host>|<geoTag>}, restored from the peer-answers
+   * topic (no changelog); read through the {@link PeerAnswerBoard}.
+   */
   public static final String PEER_ANSWERS_STORE = "peer-answers";
 
   /** Store: the reverse index input → routes and Gslbs ({@link DependencyIndex}). */
@@ -166,7 +172,6 @@ public final class EngineTopology {
           Map.entry(RESOLUTIONS_STORE, HostnameResolution.class),
           Map.entry(GSLBS_STORE, GslbState.class),
           Map.entry(SERVICES_STORE, ServiceState.class),
-          Map.entry(PEER_ANSWERS_STORE, PeerAnswer.class),
           Map.entry(INDEX_STORE, String.class),
           Map.entry(DEPENDENCIES_STORE, PlacementDependencies.class),
           Map.entry(DEADLINES_STORE, String.class),
@@ -281,9 +286,14 @@ public final class EngineTopology {
     KStream<String, TopologyInput> resolutions =
         broadcast(builder, Topics.HOSTNAME_RESOLUTIONS, "resolutions-broadcast")
             .mapValues(ResolutionInput::new, Named.as("resolutions-input"));
-    KStream<String, TopologyInput> peerAnswers =
-        broadcast(builder, Topics.PEER_ANSWERS, "peer-answers-broadcast")
-            .mapValues(PeerAnswerInput::new, Named.as("peer-answers-input"));
+    PeerAnswerBoard board = new PeerAnswerBoard();
+    String peerAnswersTopic = topics.name(Topics.PEER_ANSWERS);
+    builder.addGlobalStore(
+        storeBuilder(PEER_ANSWERS_STORE, EngineJson.serde(PeerAnswer.class)).withLoggingDisabled(),
+        peerAnswersTopic,
+        Consumed.with(Serdes.String(), EngineJson.serde(Topics.PEER_ANSWERS))
+            .withName(peerAnswersTopic + "-source"),
+        () -> new PeerAnswerStoreProcessor(board, metrics));
 
     KStream<String, EngineOutput> outputs =
         routes
@@ -293,7 +303,6 @@ public final class EngineTopology {
             .merge(resolutions, Named.as("merge-resolutions"))
             .merge(services, Named.as("merge-services"))
             .merge(gslbs, Named.as("merge-gslbs"))
-            .merge(peerAnswers, Named.as("merge-peer-answers"))
             .process(
                 () ->
                     new DecisionProcessor(
@@ -302,7 +311,8 @@ public final class EngineTopology {
                         metrics,
                         expiryCheckInterval,
                         punctuateInterval,
-                        catchUp),
+                        catchUp,
+                        board),
                 Named.as("decide"),
                 Stream.concat(STORES.keySet().stream(), ENCODED_STORES.keySet().stream())
                     .toArray(String[]::new));

@@ -8,20 +8,15 @@ import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.strategyengine.gslb.GslbView;
 import dev.cairn.strategyengine.placement.NodeView;
 import dev.cairn.strategyengine.placement.ResolutionLookup;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * {@link GslbView} over one task's state stores. A host's peer answers are read by key, one per geo
- * tag this task has an answer from ({@link #answerStored}), rather than by a prefix scan: a scan
- * opens a RocksDB iterator for every Gslb decided, and there are only a few peers.
+ * {@link GslbView} over one task's state stores and the instance's {@link PeerAnswerBoard}, where a
+ * host's peer answers are held decoded and read by key, one per geo tag.
  *
  * <p>Routes, Services and endpoints are shared by the Gslbs of a namespace, so within one batch of
  * decisions each is read and decoded once: the processor changes no input while it decides a batch
@@ -32,10 +27,9 @@ final class StoreGslbView implements GslbView {
   private final KeyValueStore<String, RouteState> routes;
   private final KeyValueStore<String, ServiceState> services;
   private final KeyValueStore<String, ServiceEndpoints> endpoints;
-  private final KeyValueStore<String, PeerAnswer> peerAnswers;
+  private final PeerAnswerBoard peerAnswers;
   private final KeyValueStore<String, HostnameResolution> resolutions;
   private final NodeView nodes;
-  private final Set<String> geoTags = new TreeSet<>();
   private final Map<String, Optional<RouteState>> routesRead = new HashMap<>();
   private final Map<String, Optional<ServiceState>> servicesRead = new HashMap<>();
   private final Map<String, Optional<ServiceEndpoints>> endpointsRead = new HashMap<>();
@@ -44,7 +38,7 @@ final class StoreGslbView implements GslbView {
       KeyValueStore<String, RouteState> routes,
       KeyValueStore<String, ServiceState> services,
       KeyValueStore<String, ServiceEndpoints> endpoints,
-      KeyValueStore<String, PeerAnswer> peerAnswers,
+      PeerAnswerBoard peerAnswers,
       KeyValueStore<String, HostnameResolution> resolutions,
       NodeView nodes) {
     this.routes = routes;
@@ -53,23 +47,11 @@ final class StoreGslbView implements GslbView {
     this.peerAnswers = peerAnswers;
     this.resolutions = resolutions;
     this.nodes = nodes;
-    try (KeyValueIterator<String, PeerAnswer> all = peerAnswers.all()) {
-      all.forEachRemaining(entry -> geoTags.add(geoTagOf(entry.key)));
-    }
   }
 
   /** The peer-answer store key of a host and a geo tag: {@code <host>|<geoTag>}. */
   static String peerKey(String host, String geoTag) {
     return host + "|" + geoTag;
-  }
-
-  /** Notes that the peer-answer store holds an answer under {@code key}. */
-  void answerStored(String key) {
-    geoTags.add(geoTagOf(key));
-  }
-
-  private static String geoTagOf(String peerKey) {
-    return peerKey.substring(peerKey.indexOf('|') + 1); // host names hold no |
   }
 
   /** Forgets what was read: the inputs may change from now on. */
@@ -96,14 +78,7 @@ final class StoreGslbView implements GslbView {
 
   @Override
   public List<PeerAnswer> peerAnswers(String host) {
-    List<PeerAnswer> found = new ArrayList<>(geoTags.size());
-    for (String geoTag : geoTags) {
-      PeerAnswer answer = peerAnswers.get(peerKey(host, geoTag));
-      if (answer != null) {
-        found.add(answer);
-      }
-    }
-    return found;
+    return peerAnswers.answers(host);
   }
 
   @Override

@@ -1,7 +1,6 @@
 package dev.cairn.strategyengine.stream;
 
 import dev.cairn.commonmodel.health.HostnameResolution;
-import dev.cairn.commonmodel.health.PeerAnswer;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.NodeState;
 import dev.cairn.commonmodel.topology.RouteState;
@@ -29,6 +28,4 @@ sealed interface TopologyInput {
   record GslbInput(GslbState value) implements TopologyInput {}
 
   record ServiceInput(ServiceState value) implements TopologyInput {}
-
-  record PeerAnswerInput(PeerAnswer value) implements TopologyInput {}
 }

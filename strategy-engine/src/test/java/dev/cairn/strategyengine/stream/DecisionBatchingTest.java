@@ -19,7 +19,6 @@ import dev.cairn.strategyengine.stream.EngineOutput.DecisionOutput;
 import dev.cairn.strategyengine.stream.EngineTopology.StoreType;
 import dev.cairn.strategyengine.stream.TopologyInput.EndpointsInput;
 import dev.cairn.strategyengine.stream.TopologyInput.GslbInput;
-import dev.cairn.strategyengine.stream.TopologyInput.PeerAnswerInput;
 import dev.cairn.strategyengine.stream.TopologyInput.ServiceInput;
 import dev.cairn.strategyengine.stream.TopologyInput.SyncInput;
 import java.time.Duration;
@@ -105,7 +104,8 @@ class DecisionBatchingTest {
     CountingMetrics metrics = new CountingMetrics();
     List<StateStore> stores = new ArrayList<>();
     MockProcessorContext<String, EngineOutput> before = context(stores, null);
-    DecisionProcessor processor = processor(metrics);
+    PeerAnswerBoard board = new PeerAnswerBoard();
+    DecisionProcessor processor = processor(metrics, board);
     processor.init(before);
     process(processor, "topology-watcher", new SyncInput(syncMarker()));
     process(processor, "Service/shop/web", new ServiceInput(service()));
@@ -114,7 +114,7 @@ class DecisionBatchingTest {
         "Service/shop/web",
         new EndpointsInput(EngineDriverFixtures.endpoints("shop", "web", "n1")));
     process(processor, KEY, new GslbInput(gslb()));
-    process(processor, "PeerAnswer/us/" + HOST, new PeerAnswerInput(answer("us", "198.51.100.20")));
+    publish(board, answer("us", "198.51.100.20"));
     decide(before);
     assertThat(decisions(before)).hasSize(1);
     processor.close();
@@ -129,7 +129,7 @@ class DecisionBatchingTest {
     }
     metrics.reset();
     MockProcessorContext<String, EngineOutput> after = context(stores, before);
-    processor = processor(metrics);
+    processor = processor(metrics, board);
     processor.init(after);
     after.setCurrentSystemTimeMs(T0.plus(CatchUp.DEFAULTS.idle()).toEpochMilli());
     decide(after);
@@ -137,7 +137,7 @@ class DecisionBatchingTest {
     assertThat(metrics.recomputations(Trigger.RESTART)).isEqualTo(1);
     assertThat(decisions(after)).isEmpty();
     after.resetForwards();
-    process(processor, "PeerAnswer/us/" + HOST, new PeerAnswerInput(answer("us", "198.51.100.21")));
+    publish(board, answer("us", "198.51.100.21"));
     decide(after);
     assertThat(decisions(after)).hasSize(1);
     assertThat(metrics.recomputations(Trigger.PEER_ANSWER)).isEqualTo(1);
@@ -151,7 +151,8 @@ class DecisionBatchingTest {
   void aDecisionChangedByARestartCarriesTheTimeItWasDecided() {
     List<StateStore> stores = new ArrayList<>();
     MockProcessorContext<String, EngineOutput> before = context(stores, null);
-    DecisionProcessor processor = processor(new CountingMetrics());
+    PeerAnswerBoard board = new PeerAnswerBoard();
+    DecisionProcessor processor = processor(new CountingMetrics(), board);
     processor.init(before);
     process(processor, "topology-watcher", new SyncInput(syncMarker()));
     process(processor, "Service/shop/web", new ServiceInput(service()));
@@ -179,7 +180,8 @@ class DecisionBatchingTest {
             new CountingMetrics(),
             Duration.ofMinutes(1),
             Duration.ofSeconds(1),
-            CatchUp.DEFAULTS);
+            CatchUp.DEFAULTS,
+            board);
     processor.init(after);
     Instant decidedAt = T0.plus(CatchUp.DEFAULTS.idle()).plusSeconds(3);
     after.setCurrentSystemTimeMs(decidedAt.toEpochMilli());
@@ -203,9 +205,12 @@ class DecisionBatchingTest {
     assertThat(driver.changelogTopics())
         .contains(
             "placement-test-gslbs-changelog",
-            "placement-test-peer-answers-changelog",
             "placement-test-decisions-changelog",
             "placement-test-gslb-status-changelog")
+        .as("the peer answers are a global store, restored from their own topic")
+        .doesNotContain(
+            "placement-test-peer-answers-changelog",
+            "placement-test-peer-answers-broadcast-repartition")
         .doesNotContain(
             "placement-test-dependency-index-changelog",
             "placement-test-gslb-dependencies-changelog",
@@ -214,14 +219,23 @@ class DecisionBatchingTest {
 
   // ------------------------------------------------------------------ fixtures
 
-  private static DecisionProcessor processor(EngineMetrics metrics) {
+  private static DecisionProcessor processor(EngineMetrics metrics, PeerAnswerBoard board) {
     return new DecisionProcessor(
         PlacementSettings.defaults(),
         SETTINGS,
         metrics,
         Duration.ofMinutes(1),
         Duration.ofSeconds(1),
-        CatchUp.DEFAULTS);
+        CatchUp.DEFAULTS,
+        board);
+  }
+
+  /** A peer answer as the global store's processor hands it to the tasks. */
+  private static void publish(PeerAnswerBoard board, PeerAnswer answer) {
+    board.apply(
+        StoreGslbView.peerKey(answer.host(), answer.geoTag()),
+        answer,
+        new PeerAnswerBoard.Change(answer.host(), T0.toEpochMilli(), Long.MAX_VALUE));
   }
 
   /** A context at {@code T0} over the engine's stores: new ones, or those of {@code previous}. */
