@@ -330,10 +330,12 @@ class GslbBench {
         streams(broker, topics, applicationId, stateDir, storeType, recomputations);
     Replay replay = new Replay(broker, topics.name(Topics.DECISIONS), expected);
     long cpuBefore = processCpuNanos();
+    Map<Long, Long> threadsBefore = threadCpu();
     long started = System.nanoTime();
     streams.start();
     Replay.Result result = replay.await(streams, started, Duration.ofMinutes(10));
     double processCpu = (processCpuNanos() - cpuBefore) / 1e9;
+    printThreadCpu(label, threadsBefore);
     double fromStart = (result.done() - started) / 1e9;
     double fromFirst = (result.done() - result.firstInput()) / 1e9;
     double engineRate = count / fromFirst;
@@ -504,6 +506,43 @@ class GslbBench {
       }
       return sum;
     }
+  }
+
+  /** CPU time of every live thread, by thread id. */
+  private static Map<Long, Long> threadCpu() {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    Map<Long, Long> cpu = new java.util.HashMap<>();
+    for (long id : threads.getAllThreadIds()) {
+      cpu.put(id, threads.getThreadCpuTime(id));
+    }
+    return cpu;
+  }
+
+  /**
+   * Where the process's CPU went since {@code before}, by thread name (ids and numbers folded), the
+   * biggest first: the broker, the engine and the harness share the machine's cores.
+   */
+  private static void printThreadCpu(String label, Map<Long, Long> before) {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    Map<String, Long> byName = new java.util.TreeMap<>();
+    for (var info : threads.getThreadInfo(threads.getAllThreadIds())) {
+      if (info == null) {
+        continue;
+      }
+      long now = threads.getThreadCpuTime(info.getThreadId());
+      long delta = now - before.getOrDefault(info.getThreadId(), 0L);
+      String name =
+          info.getThreadName()
+              .replaceAll("[0-9a-f]{8}-[0-9a-f-]{27}", "<id>")
+              .replaceAll("\\d+", "N");
+      byName.merge(name, Math.max(0, delta), Long::sum);
+    }
+    StringBuilder line = new StringBuilder(label + ": thread CPU during the replay:");
+    byName.entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .limit(10)
+        .forEach(e -> line.append(String.format(" %s %.2f s;", e.getKey(), e.getValue() / 1e9)));
+    System.out.println(line);
   }
 
   private static long processCpuNanos() {

@@ -5,6 +5,7 @@ import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.strategyengine.gslb.GslbReport;
 import dev.cairn.strategyengine.stream.EngineTopology;
+import dev.cairn.strategyengine.stream.GslbReports;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,19 +20,21 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.stereotype.Component;
 
 /**
- * Reads the current decisions, Gslb statuses and Gslb reports from the engine's stores ({@value
- * EngineTopology#DECISIONS_STORE}, {@value EngineTopology#GSLB_STATUS_STORE}, {@value
- * EngineTopology#GSLB_REPORTS_STORE}) through Kafka Streams interactive queries. It answers for the
- * partitions this instance holds; a single-instance engine (the default and the local stack) holds
- * them all.
+ * Reads the current decisions and Gslb statuses from the engine's stores ({@value
+ * EngineTopology#DECISIONS_STORE}, {@value EngineTopology#GSLB_STATUS_STORE}) through Kafka Streams
+ * interactive queries, and the Gslb reports from the engine's {@link GslbReports}. It answers for
+ * the partitions this instance holds; a single-instance engine (the default and the local stack)
+ * holds them all.
  */
 @Component
 class DecisionQueries {
 
   private final StreamsBuilderFactoryBean factory;
+  private final GslbReports reports;
 
-  DecisionQueries(StreamsBuilderFactoryBean factory) {
+  DecisionQueries(StreamsBuilderFactoryBean factory, GslbReports reports) {
     this.factory = factory;
+    this.reports = reports;
   }
 
   /** The decision of the source {@code <kind>/<namespace>/<name>}. */
@@ -48,7 +51,7 @@ class DecisionQueries {
         () -> {
           TargetDecision decision = read(EngineTopology.DECISIONS_STORE, TargetDecision.class, key);
           GslbStatus status = read(EngineTopology.GSLB_STATUS_STORE, GslbStatus.class, key);
-          GslbReport report = read(EngineTopology.GSLB_REPORTS_STORE, GslbReport.class, key);
+          GslbReport report = reports.get(key);
           if (decision == null && status == null && report == null) {
             return Optional.empty();
           }

@@ -6,6 +6,7 @@ import dev.cairn.strategyengine.gslb.GslbSettings;
 import dev.cairn.strategyengine.stream.EngineMeters;
 import dev.cairn.strategyengine.stream.EngineMetrics;
 import dev.cairn.strategyengine.stream.EngineTopology;
+import dev.cairn.strategyengine.stream.GslbReports;
 import dev.cairn.strategyengine.stream.InputErrorHandler;
 import dev.cairn.strategyengine.stream.InputErrors;
 import dev.cairn.strategyengine.stream.StreamsFailures;
@@ -138,6 +139,12 @@ class StrategyEngineConfiguration {
         properties.gslb().punctuateInterval(),
         properties.stateStoreType(),
         properties.catchUpSettings());
+  }
+
+  /** The Gslb reports of the explain API, kept by the topology's tasks. */
+  @Bean
+  GslbReports gslbReports(EngineTopology topology) {
+    return topology.reports();
   }
 
   @Bean

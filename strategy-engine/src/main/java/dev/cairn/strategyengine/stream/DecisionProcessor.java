@@ -14,8 +14,6 @@ import dev.cairn.commonmodel.topology.ServiceEndpoints;
 import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
 import dev.cairn.strategyengine.gslb.GslbDecider;
-import dev.cairn.strategyengine.gslb.GslbDependencies;
-import dev.cairn.strategyengine.gslb.GslbReport;
 import dev.cairn.strategyengine.gslb.GslbSettings;
 import dev.cairn.strategyengine.placement.NodeDirectory;
 import dev.cairn.strategyengine.placement.NodeView;
@@ -110,8 +108,12 @@ final class DecisionProcessor
   private KeyValueStore<String, GslbState> gslbs;
   private KeyValueStore<String, ServiceState> services;
   private final PeerAnswerBoard board;
+  private final GslbReports reports;
   private Queue<PeerAnswerBoard.Change> answerChanges;
-  private KeyValueStore<String, PlacementDependencies> dependencies;
+
+  /** Each route's dependencies: derived by deciding, in memory only (see {@link ReverseIndex}). */
+  private final Map<String, PlacementDependencies> dependencies = new HashMap<>();
+
   private EncodedStore<TargetDecision> decisions;
   private KeyValueStore<String, byte[]> decisionBytes;
   private KeyValueStore<String, byte[]> statusBytes;
@@ -176,9 +178,11 @@ final class DecisionProcessor
       Duration expiryCheckInterval,
       Duration punctuateInterval,
       CatchUp catchUp,
-      PeerAnswerBoard board) {
+      PeerAnswerBoard board,
+      GslbReports reports) {
     this.catchUp = catchUp;
     this.board = board;
+    this.reports = reports;
     this.settings = settings;
     this.gslbSettings = gslbSettings;
     this.metrics = metrics;
@@ -198,7 +202,6 @@ final class DecisionProcessor
     services = context.getStateStore(EngineTopology.SERVICES_STORE);
     // Before marking everything: a change after this is noticed, one before it is in the board.
     answerChanges = board.subscribe();
-    dependencies = context.getStateStore(EngineTopology.DEPENDENCIES_STORE);
     decisionBytes = context.getStateStore(EngineTopology.DECISIONS_STORE);
     decisions = new EncodedStore<>(decisionBytes, TargetDecision.class);
     held = context.getStateStore(EngineTopology.HELD_STORE);
@@ -206,7 +209,7 @@ final class DecisionProcessor
       all.forEachRemaining(entry -> heldOutcomes.put(entry.key, entry.value));
     }
     statusBytes = context.getStateStore(EngineTopology.GSLB_STATUS_STORE);
-    index = new ReverseIndex(context.getStateStore(EngineTopology.INDEX_STORE));
+    index = new ReverseIndex();
     directory = new NodeDirectory();
     try (KeyValueIterator<String, NodeState> all = nodes.all()) {
       all.forEachRemaining(entry -> directory.put(entry.value));
@@ -221,14 +224,10 @@ final class DecisionProcessor
             view,
             index,
             gslbs,
-            new EncodedStore<>(
-                context.getStateStore(EngineTopology.GSLB_DEPENDENCIES_STORE),
-                GslbDependencies.class),
             context.getStateStore(EngineTopology.DEADLINES_STORE),
             decisions,
             new EncodedStore<>(statusBytes, GslbStatus.class),
-            new EncodedStore<>(
-                context.getStateStore(EngineTopology.GSLB_REPORTS_STORE), GslbReport.class));
+            reports);
     synced = computeSynced();
     // Until the first input shows whether a backlog waits, assume one: the marks of the start are
     // decided once it is worked off (or the task is idle), not before.
@@ -282,6 +281,9 @@ final class DecisionProcessor
 
   @Override
   public void close() {
+    if (gslbReconciler != null) {
+      gslbReconciler.close();
+    }
     if (answerChanges != null) {
       board.unsubscribe(answerChanges);
       answerChanges = null;
@@ -732,7 +734,7 @@ final class DecisionProcessor
     index.replace(
         routeKey, DependencyIndex.keys(old, routeKey), DependencyIndex.keys(next, routeKey));
     if (next.equals(PlacementDependencies.NONE)) {
-      dependencies.delete(routeKey);
+      dependencies.remove(routeKey);
     } else {
       dependencies.put(routeKey, next);
     }

@@ -13,10 +13,7 @@ import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
 import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
-import dev.cairn.strategyengine.gslb.GslbDependencies;
-import dev.cairn.strategyengine.gslb.GslbReport;
 import dev.cairn.strategyengine.gslb.GslbSettings;
-import dev.cairn.strategyengine.placement.PlacementDependencies;
 import dev.cairn.strategyengine.placement.PlacementSettings;
 import dev.cairn.strategyengine.stream.EngineOutput.DecisionOutput;
 import dev.cairn.strategyengine.stream.TopologyInput.EndpointsInput;
@@ -75,14 +72,15 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <p>All stores are key-value stores with String keys and Cairn JSON values ({@link EngineJson},
  * the bytes {@code CairnSerde} writes). {@value #DECISIONS_STORE} holds the last decision emitted
- * per route or Gslb and serves the explain API, with {@value #GSLB_STATUS_STORE} and {@value
- * #GSLB_REPORTS_STORE}. The stores of inputs, decisions, statuses and held decisions have
- * changelogs and are kept as {@link StoreType} says; the stores derived from them by deciding
- * ({@value #INDEX_STORE}, {@value #DEPENDENCIES_STORE}, {@value #GSLB_DEPENDENCIES_STORE}, {@value
- * #DEADLINES_STORE}, {@value #GSLB_REPORTS_STORE}) are in memory without changelog: every task
- * decides everything it holds again when it starts, which rebuilds them from empty, so they cost no
- * changelog record or disk write per decision and can never be left behind the inputs (a RocksDB
- * copy would survive a crash flushed at some other point than the changelogged stores).
+ * per route or Gslb and serves the explain API, with {@value #GSLB_STATUS_STORE} and the reports of
+ * {@link GslbReports}. The stores of inputs, decisions, statuses and held decisions have changelogs
+ * and are kept as {@link StoreType} says. What is derived from them by deciding is rebuilt from
+ * empty when a task starts, since every task decides everything it holds again then: the deadline
+ * index ({@value #DEADLINES_STORE}) is an in-memory store without changelog, and the reverse index,
+ * the dependencies and the reports are plain objects in the task's (or the instance's) memory, so
+ * they cost no changelog record, no disk write and no encoding per decision, and can never be left
+ * behind the inputs (a RocksDB copy would survive a crash flushed at some other point than the
+ * changelogged stores).
  */
 public final class EngineTopology {
 
@@ -113,15 +111,6 @@ public final class EngineTopology {
    */
   public static final String PEER_ANSWERS_STORE = "peer-answers";
 
-  /** Store: the reverse index input → routes and Gslbs ({@link DependencyIndex}). */
-  public static final String INDEX_STORE = "dependency-index";
-
-  /** Store: each route's {@link PlacementDependencies}, to update the index. */
-  public static final String DEPENDENCIES_STORE = "placement-dependencies";
-
-  /** Store: each Gslb's {@link GslbDependencies}, to update the index. */
-  public static final String GSLB_DEPENDENCIES_STORE = "gslb-dependencies";
-
   /**
    * Store: the time-ordered index of Gslbs to re-decide at an instant ({@link DependencyIndex}).
    */
@@ -132,9 +121,6 @@ public final class EngineTopology {
 
   /** Store: the last status emitted per Gslb key. */
   public static final String GSLB_STATUS_STORE = "gslb-status";
-
-  /** Store: the last {@link GslbReport} per Gslb key, for the explain API. */
-  public static final String GSLB_REPORTS_STORE = "gslb-reports";
 
   /** Store: keys whose NO_TARGETS, WITHDRAW or tombstone waits for the watcher's sync. */
   public static final String HELD_STORE = "held-decisions";
@@ -154,13 +140,7 @@ public final class EngineTopology {
   }
 
   /** The stores rebuilt by deciding again: in memory, without changelog. */
-  private static final Set<String> DERIVED_STORES =
-      Set.of(
-          INDEX_STORE,
-          DEPENDENCIES_STORE,
-          GSLB_DEPENDENCIES_STORE,
-          DEADLINES_STORE,
-          GSLB_REPORTS_STORE);
+  private static final Set<String> DERIVED_STORES = Set.of(DEADLINES_STORE);
 
   /** The stores of decoded values: the inputs and the indexes. */
   private static final Map<String, Class<?>> STORES =
@@ -172,8 +152,6 @@ public final class EngineTopology {
           Map.entry(RESOLUTIONS_STORE, HostnameResolution.class),
           Map.entry(GSLBS_STORE, GslbState.class),
           Map.entry(SERVICES_STORE, ServiceState.class),
-          Map.entry(INDEX_STORE, String.class),
-          Map.entry(DEPENDENCIES_STORE, PlacementDependencies.class),
           Map.entry(DEADLINES_STORE, String.class),
           Map.entry(HELD_STORE, String.class));
 
@@ -182,11 +160,7 @@ public final class EngineTopology {
    * decoding), with the type of their values; read them with {@link #decode}.
    */
   private static final Map<String, Class<?>> ENCODED_STORES =
-      Map.of(
-          GSLB_DEPENDENCIES_STORE, GslbDependencies.class,
-          DECISIONS_STORE, TargetDecision.class,
-          GSLB_STATUS_STORE, GslbStatus.class,
-          GSLB_REPORTS_STORE, GslbReport.class);
+      Map.of(DECISIONS_STORE, TargetDecision.class, GSLB_STATUS_STORE, GslbStatus.class);
 
   private final TopicSettings topics;
   private final PlacementSettings settings;
@@ -196,6 +170,7 @@ public final class EngineTopology {
   private final Duration punctuateInterval;
   private final StoreType storeType;
   private final CatchUp catchUp;
+  private final GslbReports reports = new GslbReports();
 
   /** The topology with the default {@link CatchUp}. */
   public EngineTopology(
@@ -246,10 +221,15 @@ public final class EngineTopology {
     this.catchUp = Objects.requireNonNull(catchUp, "catchUp");
   }
 
+  /** The last report of every Gslb this instance decides, for the explain API. */
+  public GslbReports reports() {
+    return reports;
+  }
+
   /**
    * A value read from one of the stores of encoded values ({@value #DECISIONS_STORE}, {@value
-   * #GSLB_STATUS_STORE}, {@value #GSLB_REPORTS_STORE}, {@value #GSLB_DEPENDENCIES_STORE}), which
-   * hold the bytes they are published with; {@code null} stays {@code null}.
+   * #GSLB_STATUS_STORE}), which hold the bytes they are published with; {@code null} stays {@code
+   * null}.
    *
    * @throws IllegalArgumentException when {@code type} is not that store's value type
    */
@@ -312,7 +292,8 @@ public final class EngineTopology {
                         expiryCheckInterval,
                         punctuateInterval,
                         catchUp,
-                        board),
+                        board,
+                        reports),
                 Named.as("decide"),
                 Stream.concat(STORES.keySet().stream(), ENCODED_STORES.keySet().stream())
                     .toArray(String[]::new));

@@ -7,7 +7,6 @@ import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.strategyengine.gslb.GslbDecider;
 import dev.cairn.strategyengine.gslb.GslbDependencies;
 import dev.cairn.strategyengine.gslb.GslbOutcome;
-import dev.cairn.strategyengine.gslb.GslbReport;
 import dev.cairn.strategyengine.gslb.GslbSettings;
 import dev.cairn.strategyengine.gslb.GslbView;
 import dev.cairn.strategyengine.placement.PlacementSettings;
@@ -16,8 +15,10 @@ import dev.cairn.strategyengine.stream.EngineOutput.DecisionOutput;
 import dev.cairn.strategyengine.stream.EngineOutput.StatusOutput;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
@@ -29,9 +30,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The adapter around {@link GslbDecider} in one stream task: decides a Gslb from the task's stores,
  * keeps its dependencies in the reverse index and its re-decision instant in the deadline index,
- * and emits its decision and status, each only when it changed. The decision, status, report and
- * dependencies are compared and stored as their encoded bytes ({@link EncodedStore}), so an
- * unchanged outcome costs no decoding and no write.
+ * and emits its decision and status, each only when it changed. The decision and status are
+ * compared and stored as their encoded bytes ({@link EncodedStore}), so an unchanged outcome costs
+ * no decoding and no write; the dependencies and the report are derived by deciding and kept as
+ * objects in memory (the report in the instance's {@link GslbReports}, for the explain API).
  *
  * <ul>
  *   <li>A decided Gslb: the decision is emitted when it differs from the last one, the status when
@@ -54,11 +56,14 @@ final class GslbReconciler {
   private final GslbView view;
   private final ReverseIndex index;
   private final KeyValueStore<String, GslbState> gslbs;
-  private final EncodedStore<GslbDependencies> dependencies;
+  private final Map<String, GslbDependencies> dependencies = new HashMap<>();
   private final KeyValueStore<String, String> deadlines;
   private final EncodedStore<TargetDecision> decisions;
   private final EncodedStore<GslbStatus> statuses;
-  private final EncodedStore<GslbReport> reports;
+  private final GslbReports reports;
+
+  /** The keys this task has put a report under, removed from {@link #reports} at {@link #close}. */
+  private final Set<String> reported = new HashSet<>();
 
   GslbReconciler(
       GslbSettings settings,
@@ -68,11 +73,10 @@ final class GslbReconciler {
       GslbView view,
       ReverseIndex index,
       KeyValueStore<String, GslbState> gslbs,
-      EncodedStore<GslbDependencies> dependencies,
       KeyValueStore<String, String> deadlines,
       EncodedStore<TargetDecision> decisions,
       EncodedStore<GslbStatus> statuses,
-      EncodedStore<GslbReport> reports) {
+      GslbReports reports) {
     this.settings = settings;
     this.placementSettings = placementSettings;
     this.metrics = metrics;
@@ -80,7 +84,6 @@ final class GslbReconciler {
     this.view = view;
     this.index = index;
     this.gslbs = gslbs;
-    this.dependencies = dependencies;
     this.deadlines = deadlines;
     this.decisions = decisions;
     this.statuses = statuses;
@@ -109,7 +112,8 @@ final class GslbReconciler {
       return;
     }
     replaceDependencies(key, outcome.dependencies());
-    reports.putIfChanged(key, reports.encode(outcome.report()));
+    reports.put(key, outcome.report());
+    reported.add(key);
     if (!outcome.decided()) {
       metrics.gslbUndecided();
       emission.release(key);
@@ -163,7 +167,8 @@ final class GslbReconciler {
 
   private void deleted(String key) {
     replaceDependencies(key, GslbDependencies.NONE);
-    reports.delete(key);
+    reports.remove(key);
+    reported.remove(key);
     boolean decided = decisions.bytes(key) != null;
     boolean reported = statuses.bytes(key) != null;
     if (!decided && !reported) {
@@ -219,13 +224,17 @@ final class GslbReconciler {
         undecided.problems());
   }
 
+  /** Removes the reports this task put: its Gslbs are decided elsewhere, or nowhere, from now. */
+  void close() {
+    reported.forEach(reports::remove);
+    reported.clear();
+  }
+
   private void replaceDependencies(String key, GslbDependencies next) {
-    byte[] encoded = next.equals(GslbDependencies.NONE) ? null : dependencies.encode(next);
-    byte[] stored = dependencies.bytes(key);
-    if (Arrays.equals(encoded, stored)) {
+    GslbDependencies old = dependencies.getOrDefault(key, GslbDependencies.NONE);
+    if (old.equals(next)) {
       return;
     }
-    GslbDependencies old = stored == null ? GslbDependencies.NONE : dependencies.decode(stored);
     Set<String> oldKeys = DependencyIndex.keys(old, key);
     Set<String> newKeys = DependencyIndex.keys(next, key);
     index.replace(key, oldKeys, newKeys);
@@ -237,10 +246,10 @@ final class GslbReconciler {
         deadlines.put(DependencyIndex.deadlineKey(next.reevaluateAt(), key), key);
       }
     }
-    if (encoded == null) {
-      dependencies.delete(key);
+    if (next.equals(GslbDependencies.NONE)) {
+      dependencies.remove(key);
     } else {
-      dependencies.put(key, encoded);
+      dependencies.put(key, next);
     }
   }
 }

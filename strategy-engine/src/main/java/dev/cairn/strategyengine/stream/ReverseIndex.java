@@ -3,44 +3,42 @@ package dev.cairn.strategyengine.stream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
+import java.util.TreeMap;
 
 /**
- * The reverse index store (keys from {@link DependencyIndex}): who depends on an input, kept up to
- * date as dependents are recomputed.
+ * The reverse index (keys from {@link DependencyIndex}): who depends on an input, kept up to date
+ * as dependents are recomputed. Derived by deciding, so it lives in the task's memory only: a task
+ * decides everything it holds when it starts, which rebuilds it, and it costs no serialisation and
+ * no store layer per change.
  */
 final class ReverseIndex {
 
-  private static final StringSerializer KEYS = new StringSerializer();
-
-  private final KeyValueStore<String, String> store;
-
-  ReverseIndex(KeyValueStore<String, String> store) {
-    this.store = store;
-  }
+  private final TreeMap<String, String> entries = new TreeMap<>();
 
   /** The dependents under {@code prefix} (one input), in key order. */
   List<String> dependents(String prefix) {
-    List<String> keys = new ArrayList<>();
-    try (KeyValueIterator<String, String> found = store.prefixScan(prefix, KEYS)) {
-      found.forEachRemaining(entry -> keys.add(entry.value));
-    }
-    return keys;
+    // Keys are ASCII (names, hosts and the DependencyIndex separators), so String order is the
+    // byte order a store would give.
+    return new ArrayList<>(
+        entries.subMap(prefix, true, prefix + Character.MAX_VALUE, false).values());
   }
 
   /** Replaces a dependent's index keys: removes those no longer wanted, adds the new ones. */
   void replace(String dependentKey, Set<String> oldKeys, Set<String> newKeys) {
     for (String stale : oldKeys) {
       if (!newKeys.contains(stale)) {
-        store.delete(stale);
+        entries.remove(stale);
       }
     }
     for (String fresh : newKeys) {
       if (!oldKeys.contains(fresh)) {
-        store.put(fresh, dependentKey);
+        entries.put(fresh, dependentKey);
       }
     }
+  }
+
+  /** How many index entries there are. */
+  int size() {
+    return entries.size();
   }
 }

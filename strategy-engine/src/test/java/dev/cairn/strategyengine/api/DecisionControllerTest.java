@@ -4,6 +4,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import dev.cairn.strategyengine.stream.GslbReports;
 import org.junit.jupiter.api.Test;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.test.web.servlet.MockMvc;
@@ -14,7 +15,8 @@ class DecisionControllerTest {
 
   private final MockMvc mvc =
       MockMvcBuilders.standaloneSetup(
-              new DecisionController(new DecisionQueries(new StreamsBuilderFactoryBean())))
+              new DecisionController(
+                  new DecisionQueries(new StreamsBuilderFactoryBean(), new GslbReports())))
           .build();
 
   @Test

@@ -9,6 +9,7 @@ import dev.cairn.strategyengine.api.DecisionQueries.GslbSnapshot;
 import dev.cairn.strategyengine.gslb.GslbReport;
 import dev.cairn.strategyengine.gslb.GslbReport.HostReport;
 import dev.cairn.strategyengine.gslb.GslbReport.PeerReport;
+import dev.cairn.strategyengine.stream.GslbReports;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -25,7 +26,8 @@ class GslbControllerTest {
 
   private static final Instant NOW = Instant.parse("2026-11-29T12:05:00Z");
 
-  private final DecisionQueries queries = new DecisionQueries(new StreamsBuilderFactoryBean());
+  private final DecisionQueries queries =
+      new DecisionQueries(new StreamsBuilderFactoryBean(), new GslbReports());
   private final GslbController controller =
       new GslbController(queries, Clock.fixed(NOW, ZoneOffset.UTC));
   private final MockMvc mvc =

@@ -30,7 +30,6 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -105,7 +104,8 @@ class DecisionBatchingTest {
     List<StateStore> stores = new ArrayList<>();
     MockProcessorContext<String, EngineOutput> before = context(stores, null);
     PeerAnswerBoard board = new PeerAnswerBoard();
-    DecisionProcessor processor = processor(metrics, board);
+    GslbReports reports = new GslbReports();
+    DecisionProcessor processor = processor(metrics, board, reports);
     processor.init(before);
     process(processor, "topology-watcher", new SyncInput(syncMarker()));
     process(processor, "Service/shop/web", new ServiceInput(service()));
@@ -117,24 +117,21 @@ class DecisionBatchingTest {
     publish(board, answer("us", "198.51.100.20"));
     decide(before);
     assertThat(decisions(before)).hasSize(1);
+    assertThat(reports.get(KEY)).isNotNull();
     processor.close();
+    assertThat(reports.get(KEY)).as("a closed task's reports are gone").isNull();
 
-    // The derived stores have no changelog: lost with the local state, rebuilt by deciding.
-    for (String derived :
-        List.of(EngineTopology.INDEX_STORE, EngineTopology.GSLB_DEPENDENCIES_STORE)) {
-      KeyValueStore<String, ?> store = before.getStateStore(derived);
-      List<String> keys = new ArrayList<>();
-      store.all().forEachRemaining(entry -> keys.add(entry.key));
-      keys.forEach(store::delete);
-    }
+    // What is derived by deciding (index, dependencies, reports) lives in the processor's memory:
+    // the new processor starts without it and rebuilds it by deciding.
     metrics.reset();
     MockProcessorContext<String, EngineOutput> after = context(stores, before);
-    processor = processor(metrics, board);
+    processor = processor(metrics, board, reports);
     processor.init(after);
     after.setCurrentSystemTimeMs(T0.plus(CatchUp.DEFAULTS.idle()).toEpochMilli());
     decide(after);
 
     assertThat(metrics.recomputations(Trigger.RESTART)).isEqualTo(1);
+    assertThat(reports.get(KEY).hosts()).isNotEmpty();
     assertThat(decisions(after)).isEmpty();
     after.resetForwards();
     publish(board, answer("us", "198.51.100.21"));
@@ -181,7 +178,8 @@ class DecisionBatchingTest {
             Duration.ofMinutes(1),
             Duration.ofSeconds(1),
             CatchUp.DEFAULTS,
-            board);
+            board,
+            new GslbReports());
     processor.init(after);
     Instant decidedAt = T0.plus(CatchUp.DEFAULTS.idle()).plusSeconds(3);
     after.setCurrentSystemTimeMs(decidedAt.toEpochMilli());
@@ -220,6 +218,11 @@ class DecisionBatchingTest {
   // ------------------------------------------------------------------ fixtures
 
   private static DecisionProcessor processor(EngineMetrics metrics, PeerAnswerBoard board) {
+    return processor(metrics, board, new GslbReports());
+  }
+
+  private static DecisionProcessor processor(
+      EngineMetrics metrics, PeerAnswerBoard board, GslbReports reports) {
     return new DecisionProcessor(
         PlacementSettings.defaults(),
         SETTINGS,
@@ -227,7 +230,8 @@ class DecisionBatchingTest {
         Duration.ofMinutes(1),
         Duration.ofSeconds(1),
         CatchUp.DEFAULTS,
-        board);
+        board,
+        reports);
   }
 
   /** A peer answer as the global store's processor hands it to the tasks. */

@@ -66,6 +66,7 @@ final class EngineDriver implements AutoCloseable {
   final CountingMetrics metrics = new CountingMetrics();
   final InputErrors inputErrors = new InputErrors(metrics);
   private final TopologyTestDriver driver;
+  private final EngineTopology topology;
   private final TestInputTopic<String, RouteState> routes;
   private final TestInputTopic<String, ServiceEndpoints> endpoints;
   private final TestInputTopic<String, NodeState> nodes;
@@ -108,15 +109,16 @@ final class EngineDriver implements AutoCloseable {
     this.storeType = storeType;
     this.stateDir = stateDir;
     StreamsBuilder builder = new StreamsBuilder();
-    new EngineTopology(
+    topology =
+        new EngineTopology(
             TopicSettings.defaults(),
             settings,
             gslbSettings,
             metrics,
             Duration.ofMinutes(1),
             Duration.ofSeconds(1),
-            storeType)
-        .build(builder);
+            storeType);
+    topology.build(builder);
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "placement-test");
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -386,7 +388,7 @@ final class EngineDriver implements AutoCloseable {
 
   /** The Gslb report the engine keeps for {@code key}. */
   GslbReport storedReport(String key) {
-    return stored(EngineTopology.GSLB_REPORTS_STORE, GslbReport.class, key);
+    return topology.reports().get(key);
   }
 
   private <V> V stored(String store, Class<V> type, String key) {
