@@ -142,7 +142,7 @@ public record StrategyEngineProperties(
    */
   public record CatchUpSettings(
       @DefaultValue("1s") Duration lag,
-      @DefaultValue("1s") Duration idle,
+      @DefaultValue("200ms") Duration idle,
       @DefaultValue("2s") Duration maxDelay) {
 
     public CatchUpSettings {

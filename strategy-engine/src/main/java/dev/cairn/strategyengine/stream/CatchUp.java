@@ -15,21 +15,21 @@ import java.util.Objects;
  *     processed means the task is catching up; with skewed producer clocks live input waits for
  *     {@code idle} at most
  * @param idle a task catching up that has processed no input (nor decided) for this long has worked
- *     off its backlog (longer than the pauses of a replay: a commit, a fetch from a repartition
- *     topic, the same thread forwarding broadcast inputs)
+ *     off its backlog (longer than the pauses of a replay: a commit, a fetch, the same thread
+ *     forwarding broadcast inputs)
  * @param maxDelay the longest a mark waits while the task is catching up
  */
 public record CatchUp(Duration lag, Duration idle, Duration maxDelay) {
 
   /**
-   * The defaults: 1 s lag, 1 s idle, 2 s longest wait. A replay has pauses of several hundred
-   * milliseconds without input to the deciding task (while the same thread forwards the broadcast
-   * inputs, commits, fetches), so a shorter idle would decide a Gslb before its peers' answers have
-   * come through the broadcast topic, and again after (GslbBench: 1.44 decisions per Gslb with 100
-   * ms, 1.00 with 1 s).
+   * The defaults: 1 s lag, 200 ms idle, 2 s longest wait. The idle was 1 s while peer answers came
+   * through a broadcast topic, whose copies paused a replay's input to the deciding task for
+   * several hundred milliseconds (1.44 decisions per Gslb with 100 ms); since they are a global
+   * store, restored before the tasks start (ADR 0004), GslbBench replays decide each Gslb once with
+   * 100 ms (10k and 333k Gslbs, 1.00 decisions per Gslb), and 200 ms leaves room for a slow commit.
    */
   public static final CatchUp DEFAULTS =
-      new CatchUp(Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(2));
+      new CatchUp(Duration.ofSeconds(1), Duration.ofMillis(200), Duration.ofSeconds(2));
 
   public CatchUp {
     Objects.requireNonNull(lag, "lag");
