@@ -346,11 +346,7 @@ final class DecisionProcessor
       return;
     }
     boolean changed = !Objects.equals(routes.get(key), route);
-    if (route == null) {
-      routes.delete(key);
-    } else {
-      routes.put(key, route);
-    }
+    StoreWrites.putOrDelete(routes, key, route);
     if (placed) {
       mark(key, Trigger.ROUTE);
     }
@@ -367,11 +363,7 @@ final class DecisionProcessor
     if (Objects.equals(endpoints.get(key), value)) {
       return;
     }
-    if (value == null) {
-      endpoints.delete(key);
-    } else {
-      endpoints.put(key, value);
-    }
+    StoreWrites.putOrDelete(endpoints, key, value);
     markAll(index.dependents(DependencyIndex.servicePrefix(key)), Trigger.ENDPOINTS);
   }
 
@@ -383,11 +375,7 @@ final class DecisionProcessor
     if (Objects.equals(services.get(key), value)) {
       return;
     }
-    if (value == null) {
-      services.delete(key);
-    } else {
-      services.put(key, value);
-    }
+    StoreWrites.putOrDelete(services, key, value);
     markAll(index.dependents(DependencyIndex.serviceStatePrefix(key)), Trigger.SERVICE);
   }
 
@@ -396,11 +384,7 @@ final class DecisionProcessor
       mismatch(Topics.GSLBS.name(), key, gslb == null ? "Gslb/<ns>/<name>" : keyOf(gslb::ref));
       return;
     }
-    if (gslb == null) {
-      gslbs.delete(key);
-    } else {
-      gslbs.put(key, gslb);
-    }
+    StoreWrites.putOrDelete(gslbs, key, gslb);
     mark(key, Trigger.GSLB);
   }
 
@@ -465,11 +449,7 @@ final class DecisionProcessor
 
   private void onSync(String key, SyncMarker marker) {
     boolean wasSynced = synced;
-    if (marker == null) {
-      syncMarkers.delete(key);
-    } else {
-      syncMarkers.put(key, marker);
-    }
+    StoreWrites.putOrDelete(syncMarkers, key, marker);
     synced = computeSynced();
     if (synced == wasSynced) {
       return;
@@ -494,11 +474,7 @@ final class DecisionProcessor
     if (Objects.equals(resolutions.get(key), value)) {
       return;
     }
-    if (value == null) {
-      resolutions.delete(key);
-    } else {
-      resolutions.put(key, value);
-    }
+    StoreWrites.putOrDelete(resolutions, key, value);
     markAll(index.dependents(DependencyIndex.resolutionPrefix(key)), Trigger.RESOLUTION);
   }
 

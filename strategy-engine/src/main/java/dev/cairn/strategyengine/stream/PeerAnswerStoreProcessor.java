@@ -72,11 +72,7 @@ final class PeerAnswerStoreProcessor implements Processor<String, PeerAnswer, Vo
     if (Objects.equals(board.get(peerKey), value)) {
       return;
     }
-    if (value == null) {
-      store.delete(peerKey);
-    } else {
-      store.put(peerKey, value);
-    }
+    StoreWrites.putOrDelete(store, peerKey, value);
     long eventTime =
         EventTime.read(record.headers()).map(Instant::toEpochMilli).orElse(NO_EVENT_TIME);
     board.apply(peerKey, value, new PeerAnswerBoard.Change(host, record.timestamp(), eventTime));

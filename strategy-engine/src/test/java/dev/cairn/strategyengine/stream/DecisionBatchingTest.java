@@ -6,7 +6,6 @@ import dev.cairn.commonmodel.TopicSettings;
 import dev.cairn.commonmodel.codec.EventTime;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.health.PeerAnswer;
-import dev.cairn.commonmodel.health.ProbeStatus;
 import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.GslbStrategy;
@@ -326,16 +325,6 @@ class DecisionBatchingTest {
   }
 
   private static PeerAnswer answer(String geoTag, String target) {
-    return new PeerAnswer(
-        HOST,
-        geoTag,
-        "192.0.2.53:53",
-        ProbeStatus.OK,
-        List.of(target),
-        List.of(),
-        30L,
-        T0,
-        null,
-        T0);
+    return EngineDriverFixtures.okAnswer(geoTag, HOST, target, T0);
   }
 }

@@ -1,11 +1,14 @@
 package dev.cairn.strategyengine.stream;
 
+import dev.cairn.commonmodel.health.PeerAnswer;
+import dev.cairn.commonmodel.health.ProbeStatus;
 import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.EndpointState;
 import dev.cairn.commonmodel.topology.NodeAddress;
 import dev.cairn.commonmodel.topology.NodeState;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +17,12 @@ import java.util.Map;
 final class EngineDriverFixtures {
 
   private EngineDriverFixtures() {}
+
+  /** A peer's OK answer for {@code host} with one IPv4 target, last successful at {@code at}. */
+  static PeerAnswer okAnswer(String geoTag, String host, String ipv4, Instant at) {
+    return new PeerAnswer(
+        host, geoTag, "192.0.2.53:53", ProbeStatus.OK, List.of(ipv4), List.of(), 30L, at, null, at);
+  }
 
   static NodeState worker(String name, String zone, String ip) {
     return new NodeState(

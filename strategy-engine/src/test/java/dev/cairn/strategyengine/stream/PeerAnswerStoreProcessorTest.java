@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cairn.commonmodel.Topics;
 import dev.cairn.commonmodel.codec.EventTime;
 import dev.cairn.commonmodel.health.PeerAnswer;
-import dev.cairn.commonmodel.health.ProbeStatus;
 import java.time.Instant;
 import java.util.List;
 import java.util.Queue;
@@ -48,17 +47,7 @@ class PeerAnswerStoreProcessorTest {
   }
 
   private static PeerAnswer answer(String geoTag, String host, String target) {
-    return new PeerAnswer(
-        host,
-        geoTag,
-        "192.0.2.53:53",
-        ProbeStatus.OK,
-        List.of(target),
-        List.of(),
-        30L,
-        T0,
-        null,
-        T0);
+    return EngineDriverFixtures.okAnswer(geoTag, host, target, T0);
   }
 
   @Test
