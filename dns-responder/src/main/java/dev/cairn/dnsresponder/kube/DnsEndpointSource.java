@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,6 +114,12 @@ public final class DnsEndpointSource implements EndpointSource {
             });
   }
 
+  /**
+   * The inputs of each object as last mapped, by object key; read and replaced by {@link #inputs},
+   * which the zone cache calls from its one thread.
+   */
+  private Map<String, Mapped> mapped = Map.of();
+
   @Override
   public boolean synced() {
     return synced;
@@ -134,11 +141,31 @@ public final class DnsEndpointSource implements EndpointSource {
   @Override
   public List<EndpointInput> inputs() {
     List<EndpointInput> inputs = new ArrayList<>();
-    for (GenericKubernetesResource resource : objects().values()) {
-      inputs.addAll(DnsEndpointMapper.map(resource));
+    Map<String, Mapped> next = new HashMap<>();
+    for (Map.Entry<String, GenericKubernetesResource> entry : objects().entrySet()) {
+      GenericKubernetesResource resource = entry.getValue();
+      String version = resource.getMetadata().getResourceVersion();
+      String uid = resource.getMetadata().getUid();
+      Mapped known = mapped.get(entry.getKey());
+      if (known == null
+          || version == null
+          || !version.equals(known.resourceVersion())
+          || !Objects.equals(uid, known.uid())) {
+        known = new Mapped(version, uid, DnsEndpointMapper.map(resource));
+      }
+      next.put(entry.getKey(), known);
+      inputs.addAll(known.inputs());
     }
+    mapped = next;
     return inputs;
   }
+
+  /**
+   * An object's inputs as mapped at a resource version: a rebuild maps again only the objects that
+   * changed since the last one (the API server gives an object a new resource version on every
+   * change), not all of them.
+   */
+  private record Mapped(String resourceVersion, String uid, List<EndpointInput> inputs) {}
 
   private Map<String, GenericKubernetesResource> objects() {
     Map<String, GenericKubernetesResource> objects = new LinkedHashMap<>();

@@ -87,6 +87,19 @@ class ZoneCacheTest {
   }
 
   @Test
+  void rebuildsUnderContinuousChangeAreSpacedByTheirOwnDuration() {
+    assertThat(ZoneCache.rebuildDelayMillis(50, 0, 0)).as("before the first rebuild").isEqualTo(50);
+    assertThat(ZoneCache.rebuildDelayMillis(50, 5, 0)).as("a quick rebuild").isEqualTo(50);
+    assertThat(ZoneCache.rebuildDelayMillis(50, 100, 0))
+        .as("a 100 ms rebuild that just ended: 4 x 100 ms before the next")
+        .isEqualTo(400);
+    assertThat(ZoneCache.rebuildDelayMillis(50, 100, 300)).isEqualTo(100);
+    assertThat(ZoneCache.rebuildDelayMillis(50, 100, 5_000))
+        .as("long after: the debounce")
+        .isEqualTo(50);
+  }
+
+  @Test
   void aFailedRebuildKeepsThePreviousViewAndIsReported() {
     InMemoryEndpointSource source = new InMemoryEndpointSource();
     ZoneCache c = cache(source, null, "c1", 4, Clock.systemUTC());
