@@ -23,10 +23,12 @@ import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
 import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
+import dev.cairn.strategyengine.stream.InputErrors;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -41,6 +43,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -77,6 +80,7 @@ class StrategyEngineApplicationIT {
   private static final String PREFIX = "it.";
 
   @Autowired private EmbeddedKafkaBroker broker;
+  @Autowired private InputErrors inputErrors;
   @LocalServerPort private int port;
 
   private static Producer<String, Object> producer;
@@ -230,7 +234,24 @@ class StrategyEngineApplicationIT {
             Instant.now(),
             null,
             Instant.now());
+    // A malformed answer on the global store's topic is counted and skipped; the next one is read.
+    long malformedBefore = inputErrors.malformedCount();
+    try (KafkaProducer<String, byte[]> raw =
+        new KafkaProducer<>(
+            Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString()),
+            new StringSerializer(),
+            new ByteArraySerializer())) {
+      raw.send(
+              new ProducerRecord<>(
+                  PREFIX + Topics.PEER_ANSWERS.name(),
+                  us.key(),
+                  "{not json".getBytes(StandardCharsets.UTF_8)))
+          .get();
+    }
     send(Topics.PEER_ANSWERS, us.key(), us);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> inputErrors.malformedCount() == malformedBefore + 1);
     GslbState gslb =
         new GslbState(
             namespace,

@@ -1,5 +1,6 @@
 package dev.cairn.strategyengine.stream;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.commonmodel.Topics;
@@ -353,6 +354,27 @@ class GslbTopologyTest {
 
     assertThat(driver.metrics.malformedRecords(Topics.PEER_ANSWERS.name())).isEqualTo(2);
     assertThat(driver.read()).isEmpty();
+  }
+
+  /**
+   * {@code TopologyTestDriver} runs the global store's task with its own {@code
+   * LogAndContinueExceptionHandler}, not the configured one, so the count of a malformed answer is
+   * checked on a broker ({@code StrategyEngineApplicationIT}); here: it is skipped and the engine
+   * goes on.
+   */
+  @Test
+  void aPeerAnswerThatIsNoJsonIsSkippedAndTheNextAnswerIsDecided() {
+    healthyService("web");
+    driver.synced().gslb(gslb("a", "a.cloud.example.com", "roundRobin"));
+    driver.read();
+
+    driver
+        .raw(Topics.PEER_ANSWERS)
+        .pipeInput("PeerAnswer/us/a.cloud.example.com", "{not json".getBytes(UTF_8));
+    driver.peerAnswer(answer("us", "a.cloud.example.com", ProbeStatus.OK, T0, "198.51.100.20"));
+
+    assertThat(driver.latest().get("Gslb/shop/a").explanation().chosenTargets())
+        .contains("198.51.100.20");
   }
 
   @Test
