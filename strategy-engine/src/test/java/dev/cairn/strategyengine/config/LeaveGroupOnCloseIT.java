@@ -17,7 +17,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
@@ -68,13 +67,7 @@ class LeaveGroupOnCloseIT {
         .untilAsserted(() -> assertThat(members()).as("the engine left the group").isEmpty());
 
     try (ConfigurableApplicationContext second = start()) {
-      StreamsBuilderFactoryBean factory = second.getBean(StreamsBuilderFactoryBean.class);
-      await()
-          .atMost(SESSION_TIMEOUT.dividedBy(3))
-          .until(
-              () ->
-                  factory.getKafkaStreams() != null
-                      && factory.getKafkaStreams().state() == KafkaStreams.State.RUNNING);
+      EngineStates.await(second, SESSION_TIMEOUT.dividedBy(3), KafkaStreams.State.RUNNING);
       assertThat(members())
           .singleElement()
           .satisfies(m -> assertThat(m.consumerId()).isNotEqualTo(member.consumerId()));

@@ -11,7 +11,6 @@ import dev.cairn.strategyengine.stream.StreamsFailures;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Set;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -22,7 +21,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
@@ -62,13 +60,7 @@ class PeerAnswerSchemaStopIT {
                 "engine.topics.prefix=" + PREFIX,
                 "server.port=0")
             .run()) {
-      StreamsBuilderFactoryBean factory = engine.getBean(StreamsBuilderFactoryBean.class);
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(
-              () ->
-                  factory.getKafkaStreams() != null
-                      && factory.getKafkaStreams().state() == KafkaStreams.State.RUNNING);
+      EngineStates.await(engine, Duration.ofSeconds(60), KafkaStreams.State.RUNNING);
 
       try (KafkaProducer<String, byte[]> producer =
           new KafkaProducer<>(
@@ -92,16 +84,13 @@ class PeerAnswerSchemaStopIT {
                   assertThat(inputErrors.stopReason())
                       .hasValueSatisfying(
                           reason -> assertThat(reason).contains("schema version 2.0")));
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(
-              () ->
-                  Set.of(
-                          KafkaStreams.State.PENDING_ERROR,
-                          KafkaStreams.State.ERROR,
-                          KafkaStreams.State.PENDING_SHUTDOWN,
-                          KafkaStreams.State.NOT_RUNNING)
-                      .contains(factory.getKafkaStreams().state()));
+      EngineStates.await(
+          engine,
+          Duration.ofSeconds(30),
+          KafkaStreams.State.PENDING_ERROR,
+          KafkaStreams.State.ERROR,
+          KafkaStreams.State.PENDING_SHUTDOWN,
+          KafkaStreams.State.NOT_RUNNING);
       assertThat(engine.getBean(StreamsFailures.class).failure())
           .as("a schema stop, not a crash")
           .isEmpty();
