@@ -21,6 +21,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     [v6]:port}; port 53 by default)
  * @param delegation peer discovery through zone delegation, as k8gb does it
  * @param interval how often every (host, peer) is probed
+ * @param livenessInterval how often, between sweeps, one host is probed at each peer whose circuit
+ *     is closed and that has nothing queued: a peer that fails it is judged unreachable at once
+ *     (circuit opened, every host settled) instead of at the next sweep; 0 turns it off
  * @param queryTimeout how long one query waits for its reply
  * @param queryAttempts queries per question before it counts as unreachable; each retry goes to the
  *     peer's next server
@@ -45,6 +48,7 @@ public record ProberProperties(
     @DefaultValue List<Peer> peers,
     @DefaultValue Delegation delegation,
     @DefaultValue("5s") Duration interval,
+    @DefaultValue("1s") Duration livenessInterval,
     @DefaultValue("1s") Duration queryTimeout,
     @DefaultValue("2") int queryAttempts,
     @DefaultValue("60s") Duration peerRefreshInterval,
@@ -67,6 +71,11 @@ public record ProberProperties(
               + "'");
     }
     positive("prober.interval", interval);
+    if (livenessInterval == null || livenessInterval.isNegative()) {
+      throw new IllegalArgumentException(
+          "prober.liveness-interval must be zero (off) or a positive duration, got "
+              + livenessInterval);
+    }
     positive("prober.query-timeout", queryTimeout);
     positive("prober.peer-refresh-interval", peerRefreshInterval);
     positive("prober.default-split-brain-threshold", defaultSplitBrainThreshold);

@@ -107,6 +107,12 @@ final class PeerProbe {
   /** The hosts settled while the circuit is not closed; {@code null} while it is. */
   private volatile OpenRun openRun;
 
+  /** The host of the liveness probe in flight, or null. */
+  private volatile String livenessHost;
+
+  /** What to do when the liveness probe finds the peer unreachable. */
+  private volatile Runnable onLivenessFailure;
+
   /** Hosts whose state a real (trial) probe set during an open run: settled again. */
   private final Set<String> touched = ConcurrentHashMap.newKeySet();
 
@@ -215,6 +221,16 @@ final class PeerProbe {
       revisit(currentRun(), hosts);
     }
     metrics.skipped(geoTag, Math.max(0, hosts.size() - queued.size()));
+  }
+
+  /**
+   * Probes {@code host} as a liveness check: when its outcome is a transport failure (every attempt
+   * timed out or failed), {@code onFailure} runs, on the DNS reader thread.
+   */
+  void liveness(String host, Runnable onFailure) {
+    onLivenessFailure = onFailure;
+    livenessHost = host;
+    enqueue(List.of(host));
   }
 
   /** True in the states in which the breaker lets every call through. */
@@ -555,6 +571,13 @@ final class PeerProbe {
     if (!closed) {
       metrics.result(geoTag, outcome.status());
       listener.onOutcome(geoTag, host, outcome);
+      if (host.equals(livenessHost)) {
+        livenessHost = null;
+        Runnable onFailure = onLivenessFailure;
+        if (transportFailure && onFailure != null) {
+          onFailure.run();
+        }
+      }
       if (openRun != null) {
         if (outcome.status().reachable()) {
           openRun = null; // the failure run is over: so is what was settled in it

@@ -45,8 +45,12 @@ import org.slf4j.LoggerFactory;
  * interval, and withdraws the records of hosts and peers that are gone.
  *
  * <p>Every (host, peer) is probed every interval, all peers in parallel and each within its own
- * bulkhead, so the time to notice a dead peer does not grow with the number of Gslbs: it is about
- * the interval plus the attempts times the query timeout.
+ * bulkhead, so the time to notice a dead peer does not grow with the number of Gslbs. Between
+ * sweeps, every liveness interval, a peer with nothing queued gets one host probed (a liveness
+ * probe, the hosts taken in turn); when that probe finds the peer unreachable (every attempt timed
+ * out or failed), the peer's circuit is opened and all its hosts are settled at once, so a silent
+ * peer is noticed within about the liveness interval plus the attempts times the query timeout, not
+ * the sweep interval plus that.
  */
 public final class ProbeScheduler implements AutoCloseable {
 
@@ -66,6 +70,8 @@ public final class ProbeScheduler implements AutoCloseable {
    * @param defaultThreshold the staleness threshold of Gslbs without one
    * @param circuitBreaker the circuit breaker of every peer
    * @param bulkhead the bulkhead of every peer
+   * @param livenessInterval how often a peer that is idle between sweeps gets a liveness probe
+   *     ({@link #checkLiveness}); zero for none
    */
   public record Settings(
       Duration interval,
@@ -75,7 +81,31 @@ public final class ProbeScheduler implements AutoCloseable {
       List<DelegationZone> zones,
       Duration defaultThreshold,
       CircuitBreakerConfig circuitBreaker,
-      BulkheadConfig bulkhead) {}
+      BulkheadConfig bulkhead,
+      Duration livenessInterval) {
+
+    /** Settings without liveness probes between sweeps. */
+    public Settings(
+        Duration interval,
+        Duration queryTimeout,
+        int queryAttempts,
+        Duration peerRefreshInterval,
+        List<DelegationZone> zones,
+        Duration defaultThreshold,
+        CircuitBreakerConfig circuitBreaker,
+        BulkheadConfig bulkhead) {
+      this(
+          interval,
+          queryTimeout,
+          queryAttempts,
+          peerRefreshInterval,
+          zones,
+          defaultThreshold,
+          circuitBreaker,
+          bulkhead,
+          Duration.ZERO);
+    }
+  }
 
   private final Settings settings;
   private final TopologyView inputs;
@@ -93,6 +123,12 @@ public final class ProbeScheduler implements AutoCloseable {
   private final ScheduledExecutorService ticker;
   private final ScheduledExecutorService discoverer;
   private volatile HostPlan plan = HostPlan.empty();
+
+  /** The planned hosts in a list, for liveness probes to take in turn. */
+  private volatile List<String> livenessHosts = List.of();
+
+  /** The next liveness host (ticker thread only). */
+  private int livenessCursor;
 
   /** The plan's thresholds in a hash map: looked up for every probe outcome. */
   private volatile Map<String, NavigableSet<Duration>> thresholds = Map.of();
@@ -153,6 +189,11 @@ public final class ProbeScheduler implements AutoCloseable {
         settings.interval().toMillis(),
         settings.interval().toMillis(),
         TimeUnit.MILLISECONDS);
+    long liveness = settings.livenessInterval().toMillis();
+    if (liveness > 0) {
+      ticker.scheduleWithFixedDelay(
+          guarded("liveness", this::checkLiveness), liveness, liveness, TimeUnit.MILLISECONDS);
+    }
     if (directory.discovers()) {
       discoverer.scheduleWithFixedDelay(
           guarded("discovery", directory::refresh),
@@ -209,6 +250,7 @@ public final class ProbeScheduler implements AutoCloseable {
       planGeneration++; // after the thresholds: a settler that sees the new number sees them
     }
     plan = next;
+    livenessHosts = List.copyOf(next.hosts());
     planReady = true;
     queries.keySet().retainAll(next.hosts());
     logFindings(next.findings());
@@ -340,6 +382,52 @@ public final class ProbeScheduler implements AutoCloseable {
     }
     int dot = host.indexOf('.');
     return dot < 0 ? "" : host.substring(dot + 1);
+  }
+
+  /**
+   * Probes one host at every peer whose circuit is closed and that has nothing queued or in flight
+   * (a peer in the middle of a sweep is being checked already); a peer whose liveness probe finds
+   * it unreachable is {@linkplain #unreachable judged unreachable}.
+   */
+  void checkLiveness() {
+    List<String> hosts = livenessHosts;
+    if (!planReady || hosts.isEmpty()) {
+      return;
+    }
+    for (PeerProbe p : probes.values()) {
+      if (PeerProbe.permitsAll(p.breaker().getState()) && p.queued() == 0) {
+        String host = hosts.get(Math.floorMod(livenessCursor++, hosts.size()));
+        p.liveness(host, () -> unreachable(p));
+      }
+    }
+  }
+
+  /**
+   * After a failed liveness probe (called on the DNS thread): opens the peer's circuit, as the
+   * failures of a sweep would a few seconds later, and settles every host with that outcome, on the
+   * scheduler's thread.
+   */
+  private void unreachable(PeerProbe p) {
+    try {
+      ticker.execute(
+          guarded(
+              "liveness",
+              () -> {
+                if (probes.get(p.geoTag()) != p) {
+                  return; // the peer is gone
+                }
+                if (PeerProbe.permitsAll(p.breaker().getState())) {
+                  log.atWarn()
+                      .addKeyValue("peer", p.geoTag())
+                      .log("peer did not answer a liveness probe; opening its circuit");
+                  p.breaker().transitionToOpenState();
+                  logCircuitChanges();
+                }
+                p.round(plan.hosts());
+              }));
+    } catch (RejectedExecutionException e) {
+      // closed
+    }
   }
 
   /** Queues every host at every peer; withdraws what is no longer probed. */

@@ -213,6 +213,51 @@ class ProbeSchedulerIT {
   }
 
   @Test
+  void aPeerThatFailsALivenessProbeBetweenSweepsIsSettledAtOnceWithoutASweep() {
+    // The default breaker needs 100 calls to judge: only the liveness probe can open it here.
+    List<String> hosts = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      hosts.add("h" + i + ".cloud.test");
+      eu.answer("localtargets-h" + i + ".cloud.test", "192.0.2.1");
+      us.answer("localtargets-h" + i + ".cloud.test", "198.51.100.1");
+    }
+    topology.put(gslb("many", hosts.toArray(String[]::new)));
+    scheduler(Duration.ofMillis(200), 50, CircuitBreakerConfig.ofDefaults()).replan();
+    await()
+        .until(
+            () ->
+                hosts.stream()
+                        .allMatch(
+                            h ->
+                                latest("us", h) != null
+                                    && latest("us", h).status() == ProbeStatus.OK
+                                    && latest("eu", h) != null)
+                    && scheduler.idle());
+    int euBefore = eu.totalQueries();
+
+    us.blackHole(true);
+    int usBefore = us.totalQueries();
+    scheduler.checkLiveness();
+
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> hosts.stream().allMatch(h -> latest("us", h).status() == ProbeStatus.TIMEOUT));
+    assertThat(breakers.circuitBreaker("peer-us").getState()).isEqualTo(CircuitBreaker.State.OPEN);
+    assertThat(us.totalQueries() - usBefore)
+        .as("one host probed (A and AAAA), the rest settled without queries")
+        .isEqualTo(2);
+    PeerAnswer dead = latest("us", "h7.cloud.test");
+    assertThat(dead.lastSuccess()).isNotNull();
+    assertThat(dead.failingSince()).isNotNull();
+    await().until(scheduler::idle);
+    assertThat(breakers.circuitBreaker("peer-eu").getState())
+        .as("the live peer passed its liveness probe")
+        .isEqualTo(CircuitBreaker.State.CLOSED);
+    assertThat(eu.totalQueries() - euBefore).isEqualTo(2);
+    assertThat(latest("eu", "h7.cloud.test").status()).isEqualTo(ProbeStatus.OK);
+  }
+
+  @Test
   void aDeadPeersBookkeepingWaitsUntilTheLivePeersProbesAreDone() {
     CircuitBreakerConfig cb =
         CircuitBreakerConfig.custom()
