@@ -361,7 +361,8 @@ class KnotInteropIT {
                 BulkheadConfig.custom()
                     .maxConcurrentCalls(20)
                     .maxWaitDuration(Duration.ZERO)
-                    .build()),
+                    .build(),
+                Duration.ZERO),
             topology,
             directory,
             new DnsLookup(client, 64),

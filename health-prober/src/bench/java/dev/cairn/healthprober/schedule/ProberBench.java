@@ -460,7 +460,8 @@ public final class ProberBench {
             BulkheadConfig.custom()
                 .maxConcurrentCalls(inFlight)
                 .maxWaitDuration(Duration.ZERO)
-                .build()),
+                .build(),
+            Duration.ZERO),
         new FixedTopology(names),
         new PeerDirectory(peers, null, "bench", Clock.systemUTC()),
         new DnsLookup(client, 64),

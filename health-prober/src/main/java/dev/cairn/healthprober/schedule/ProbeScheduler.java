@@ -82,30 +82,7 @@ public final class ProbeScheduler implements AutoCloseable {
       Duration defaultThreshold,
       CircuitBreakerConfig circuitBreaker,
       BulkheadConfig bulkhead,
-      Duration livenessInterval) {
-
-    /** Settings without liveness probes between sweeps. */
-    public Settings(
-        Duration interval,
-        Duration queryTimeout,
-        int queryAttempts,
-        Duration peerRefreshInterval,
-        List<DelegationZone> zones,
-        Duration defaultThreshold,
-        CircuitBreakerConfig circuitBreaker,
-        BulkheadConfig bulkhead) {
-      this(
-          interval,
-          queryTimeout,
-          queryAttempts,
-          peerRefreshInterval,
-          zones,
-          defaultThreshold,
-          circuitBreaker,
-          bulkhead,
-          Duration.ZERO);
-    }
-  }
+      Duration livenessInterval) {}
 
   private final Settings settings;
   private final TopologyView inputs;

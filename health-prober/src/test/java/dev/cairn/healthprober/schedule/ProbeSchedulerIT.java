@@ -90,7 +90,8 @@ class ProbeSchedulerIT {
                 BulkheadConfig.custom()
                     .maxConcurrentCalls(maxInFlight)
                     .maxWaitDuration(Duration.ZERO)
-                    .build()),
+                    .build(),
+                Duration.ZERO),
             topology,
             directory,
             new DnsLookup(client, 64),
@@ -122,6 +123,18 @@ class ProbeSchedulerIT {
         null,
         Map.of(),
         List.of());
+  }
+
+  /** Hosts {@code h0.cloud.test}, … each answered by every server given with one address. */
+  private static List<String> hostsAnsweredBy(int count, TestDnsServer... servers) {
+    List<String> hosts = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      hosts.add("h" + i + ".cloud.test");
+      for (int s = 0; s < servers.length; s++) {
+        servers[s].answer("localtargets-h" + i + ".cloud.test", "192.0.2." + (s + 1));
+      }
+    }
+    return hosts;
   }
 
   private PeerAnswer latest(String geo, String host) {
@@ -215,12 +228,7 @@ class ProbeSchedulerIT {
   @Test
   void aPeerThatFailsALivenessProbeBetweenSweepsIsSettledAtOnceWithoutASweep() {
     // The default breaker needs 100 calls to judge: only the liveness probe can open it here.
-    List<String> hosts = new ArrayList<>();
-    for (int i = 0; i < 20; i++) {
-      hosts.add("h" + i + ".cloud.test");
-      eu.answer("localtargets-h" + i + ".cloud.test", "192.0.2.1");
-      us.answer("localtargets-h" + i + ".cloud.test", "198.51.100.1");
-    }
+    List<String> hosts = hostsAnsweredBy(20, eu, us);
     topology.put(gslb("many", hosts.toArray(String[]::new)));
     scheduler(Duration.ofMillis(200), 50, CircuitBreakerConfig.ofDefaults()).replan();
     await()
@@ -374,11 +382,7 @@ class ProbeSchedulerIT {
 
   @Test
   void aSlowPeerNeverHoldsUpAnother() {
-    List<String> hosts = new ArrayList<>();
-    for (int i = 0; i < 60; i++) {
-      hosts.add("h" + i + ".cloud.test");
-      eu.answer("localtargets-h" + i + ".cloud.test", "192.0.2.1");
-    }
+    List<String> hosts = hostsAnsweredBy(60, eu);
     us.blackHole(true);
     topology.put(gslb("many", hosts.toArray(String[]::new)));
     scheduler(Duration.ofSeconds(30), 5, CircuitBreakerConfig.ofDefaults()).replan();
@@ -511,7 +515,8 @@ class ProbeSchedulerIT {
                   BulkheadConfig.custom()
                       .maxConcurrentCalls(10)
                       .maxWaitDuration(Duration.ZERO)
-                      .build()),
+                      .build(),
+                  Duration.ZERO),
               topology,
               undiscovered,
               new DnsLookup(client, 64),

@@ -242,8 +242,8 @@ class GslbBench {
     // Pre-loaded records were written before the engine starts, as a replay after a restart finds
     // them: stamped bench.preload-age seconds (default 60) in the past, 1 ms apart in send order.
     // With 0 they are stamped now and the engine, seeing input younger than engine.catch-up.lag,
-    // decides them as live input (a Gslb before its peers' answers have come through the
-    // broadcast topic, and again after).
+    // decides them as live input (a Gslb may be decided before its Services and endpoints have
+    // been read, and again after).
     long[] timestamp = {
       System.currentTimeMillis() - Duration.ofSeconds(Long.getLong("bench.preload-age", 60)).toMillis()
     };
