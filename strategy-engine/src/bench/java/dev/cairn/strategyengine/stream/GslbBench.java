@@ -374,7 +374,7 @@ class GslbBench {
   }
 
   /** Counts the engine's recomputations; nothing else. */
-  private static final class Recomputations implements EngineMetrics {
+  private static final class Recomputations extends EngineMetrics.CountsNothing {
 
     final java.util.concurrent.atomic.LongAdder count = new java.util.concurrent.atomic.LongAdder();
 
@@ -382,27 +382,6 @@ class GslbBench {
     public void recomputed(Trigger trigger) {
       count.increment();
     }
-
-    @Override
-    public void emitted(String outcome) {}
-
-    @Override
-    public void held(String outcome) {}
-
-    @Override
-    public void placementFailed() {}
-
-    @Override
-    public void malformedRecord(String topic) {}
-
-    @Override
-    public void statusEmitted(String outcome) {}
-
-    @Override
-    public void gslbUndecided() {}
-
-    @Override
-    public void gslbFailed() {}
   }
 
   /**

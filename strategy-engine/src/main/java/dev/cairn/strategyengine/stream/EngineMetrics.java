@@ -7,32 +7,34 @@ package dev.cairn.strategyengine.stream;
 public interface EngineMetrics {
 
   /** Counts nothing. */
-  EngineMetrics NONE =
-      new EngineMetrics() {
-        @Override
-        public void recomputed(Trigger trigger) {}
+  EngineMetrics NONE = new CountsNothing();
 
-        @Override
-        public void emitted(String outcome) {}
+  /** Counts nothing; extend it to count only some things. */
+  class CountsNothing implements EngineMetrics {
+    @Override
+    public void recomputed(Trigger trigger) {}
 
-        @Override
-        public void held(String outcome) {}
+    @Override
+    public void emitted(String outcome) {}
 
-        @Override
-        public void placementFailed() {}
+    @Override
+    public void held(String outcome) {}
 
-        @Override
-        public void malformedRecord(String topic) {}
+    @Override
+    public void placementFailed() {}
 
-        @Override
-        public void statusEmitted(String outcome) {}
+    @Override
+    public void malformedRecord(String topic) {}
 
-        @Override
-        public void gslbUndecided() {}
+    @Override
+    public void statusEmitted(String outcome) {}
 
-        @Override
-        public void gslbFailed() {}
-      };
+    @Override
+    public void gslbUndecided() {}
+
+    @Override
+    public void gslbFailed() {}
+  }
 
   /** A route's or Gslb's decision was recomputed because of this kind of input change. */
   void recomputed(Trigger trigger);

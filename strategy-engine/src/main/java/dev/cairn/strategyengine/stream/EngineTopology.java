@@ -172,26 +172,6 @@ public final class EngineTopology {
   private final CatchUp catchUp;
   private final GslbReports reports = new GslbReports();
 
-  /** The topology with the default {@link CatchUp}. */
-  public EngineTopology(
-      TopicSettings topics,
-      PlacementSettings settings,
-      GslbSettings gslbSettings,
-      EngineMetrics metrics,
-      Duration expiryCheckInterval,
-      Duration punctuateInterval,
-      StoreType storeType) {
-    this(
-        topics,
-        settings,
-        gslbSettings,
-        metrics,
-        expiryCheckInterval,
-        punctuateInterval,
-        storeType,
-        CatchUp.DEFAULTS);
-  }
-
   /**
    * @param topics topic names and prefix
    * @param settings the placement settings

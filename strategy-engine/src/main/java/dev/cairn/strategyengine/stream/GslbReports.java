@@ -27,8 +27,4 @@ public final class GslbReports {
   void remove(String key) {
     reports.remove(key);
   }
-
-  int size() {
-    return reports.size();
-  }
 }

@@ -41,11 +41,6 @@ final class PeerAnswerBoard {
 
   private final List<Queue<Change>> subscribers = new CopyOnWriteArrayList<>();
 
-  /** The answer held for a host from a peer, or {@code null}. */
-  PeerAnswer get(String host, String geoTag) {
-    return answers.get(StoreGslbView.peerKey(host, geoTag));
-  }
-
   /** The answer held under a store key, or {@code null}. */
   PeerAnswer get(String peerKey) {
     return answers.get(peerKey);

@@ -36,9 +36,4 @@ final class ReverseIndex {
       }
     }
   }
-
-  /** How many index entries there are. */
-  int size() {
-    return entries.size();
-  }
 }
