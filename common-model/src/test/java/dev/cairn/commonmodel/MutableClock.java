@@ -1,4 +1,4 @@
-package dev.cairn.healthprober;
+package dev.cairn.commonmodel;
 
 import java.time.Clock;
 import java.time.Duration;

@@ -3,6 +3,7 @@ package dev.cairn.recordwriter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.commonmodel.MutableClock;
 import dev.cairn.recordwriter.MockKubernetes.Write;
 import dev.cairn.recordwriter.kube.EventWriter;
 import dev.cairn.recordwriter.kube.WriteRateLimiter;
@@ -13,11 +14,8 @@ import dev.cairn.recordwriter.notice.Notice.Subject;
 import dev.cairn.recordwriter.notice.Notices;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
@@ -29,27 +27,7 @@ class EventWriterIT {
 
   private static final Duration REFRESH = Duration.ofMinutes(30);
 
-  /** A clock the test moves. */
-  private static final class TestClock extends Clock {
-    private volatile Instant now = Instant.parse("2026-03-14T12:00:00Z");
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
-
-  private final TestClock clock = new TestClock();
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-03-14T12:00:00Z"));
   private final AtomicBoolean leader = new AtomicBoolean(true);
   private MockKubernetes api;
 
@@ -108,9 +86,9 @@ class EventWriterIT {
       assertThat(created.getEventTime().getTime()).isEqualTo("2026-03-14T12:00:00.000000Z");
       assertThat(created.getSeries()).isNull();
 
-      clock.now = clock.now.plus(Duration.ofMinutes(10));
+      clock.advance(Duration.ofMinutes(10));
       events.observe(conflict());
-      clock.now = clock.now.plus(REFRESH);
+      clock.advance(REFRESH);
       events.observe(conflict());
 
       await()

@@ -325,17 +325,7 @@ final class MockKubernetes implements AutoCloseable {
       GenericKubernetesResource r = unmarshal(body);
       String key = r.getMetadata().getNamespace() + "/" + r.getMetadata().getName();
       if (stubbed.putIfAbsent(key, Boolean.TRUE) != null) {
-        return new MockResponse()
-            .setResponseCode(409)
-            .setBody(
-                client
-                    .getKubernetesSerialization()
-                    .asJson(
-                        new StatusBuilder()
-                            .withStatus("Failure")
-                            .withReason("AlreadyExists")
-                            .withCode(409)
-                            .build()));
+        return conflict("AlreadyExists", null);
       }
       r.getMetadata().setUid(UUID.randomUUID().toString());
       r.getMetadata().setResourceVersion(Long.toString(stubVersion.incrementAndGet()));
@@ -362,24 +352,30 @@ final class MockKubernetes implements AutoCloseable {
       if (stored != null
           && sent != null
           && !Objects.equals(sent, stored.getMetadata().getResourceVersion())) {
-        return new MockResponse()
-            .setResponseCode(409)
-            .setBody(
-                client
-                    .getKubernetesSerialization()
-                    .asJson(
-                        new StatusBuilder()
-                            .withStatus("Failure")
-                            .withReason("Conflict")
-                            .withCode(409)
-                            .withMessage(
-                                "Operation cannot be fulfilled on gslbs.k8gb.io \""
-                                    + stored.getMetadata().getName()
-                                    + "\": the object has been modified; please apply your"
-                                    + " changes to the latest version and try again")
-                            .build()));
+        return conflict(
+            "Conflict",
+            "Operation cannot be fulfilled on gslbs.k8gb.io \""
+                + stored.getMetadata().getName()
+                + "\": the object has been modified; please apply your"
+                + " changes to the latest version and try again");
       }
       return super.dispatch(copy(request, body));
+    }
+
+    /** A 409 as the API server sends it: a Failure status with the reason (and message). */
+    private MockResponse conflict(String reason, String message) {
+      return new MockResponse()
+          .setResponseCode(409)
+          .setBody(
+              client
+                  .getKubernetesSerialization()
+                  .asJson(
+                      new StatusBuilder()
+                          .withStatus("Failure")
+                          .withReason(reason)
+                          .withCode(409)
+                          .withMessage(message)
+                          .build()));
     }
 
     private GenericKubernetesResource read(RecordedRequest like, String objectPath) {

@@ -3,12 +3,12 @@ package dev.cairn.healthprober.resolver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.commonmodel.MutableClock;
 import dev.cairn.commonmodel.health.HostnameResolution;
 import dev.cairn.commonmodel.health.ProbeStatus;
 import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.NodeState;
 import dev.cairn.commonmodel.topology.RouteState;
-import dev.cairn.healthprober.MutableClock;
 import dev.cairn.healthprober.dns.DnsClient;
 import dev.cairn.healthprober.dns.DnsLookup;
 import dev.cairn.healthprober.dns.TestDnsServer;

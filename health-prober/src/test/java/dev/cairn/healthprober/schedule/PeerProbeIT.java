@@ -3,9 +3,9 @@ package dev.cairn.healthprober.schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.commonmodel.MutableClock;
 import dev.cairn.commonmodel.health.PeerAnswer;
 import dev.cairn.commonmodel.health.ProbeStatus;
-import dev.cairn.healthprober.MutableClock;
 import dev.cairn.healthprober.dns.DnsClient;
 import dev.cairn.healthprober.dns.DnsLookup;
 import dev.cairn.healthprober.dns.TestDnsServer;

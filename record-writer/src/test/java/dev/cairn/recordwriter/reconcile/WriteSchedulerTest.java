@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.commonmodel.MutableClock;
 import dev.cairn.recordwriter.kube.WriteRateLimiter;
 import dev.cairn.recordwriter.kube.WriteResult;
 import dev.cairn.recordwriter.kube.WriteResult.Status;
@@ -13,8 +14,6 @@ import dev.cairn.recordwriter.reconcile.WriteScheduler.Write;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -71,26 +70,6 @@ class WriteSchedulerTest {
     public void acquire() throws InterruptedException {
       permits.acquire();
       acquired.incrementAndGet();
-    }
-  }
-
-  /** A clock the test moves. */
-  private static final class TestClock extends Clock {
-    volatile Instant now = T0;
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
     }
   }
 
@@ -195,13 +174,13 @@ class WriteSchedulerTest {
   @Test
   void sendsAStatusThatHasWaitedPastTheBoundBeforeNewerDnsEndpointWrites() {
     Gate gate = new Gate();
-    TestClock clock = new TestClock();
+    MutableClock clock = new MutableClock(T0);
     WriteScheduler s = scheduler(1, Duration.ofSeconds(5), gate, clock);
     List<String> order = new CopyOnWriteArrayList<>();
     Supplier<WriteResult> send = () -> DONE;
 
     s.submit(write(Lane.STATUS, "g1", record(order, "S:g1", send)));
-    clock.now = T0.plusSeconds(6);
+    clock.advance(Duration.ofSeconds(6));
     s.submit(write(Lane.RECORD, "r1", record(order, "R:r1", send)));
     gate.permits.release(2);
 

@@ -6,10 +6,6 @@ import dev.cairn.commonmodel.TopicSettings;
 import dev.cairn.commonmodel.codec.EventTime;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.health.PeerAnswer;
-import dev.cairn.commonmodel.topology.BackendRef;
-import dev.cairn.commonmodel.topology.GslbState;
-import dev.cairn.commonmodel.topology.GslbStrategy;
-import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
 import dev.cairn.strategyengine.gslb.GslbSettings;
 import dev.cairn.strategyengine.placement.PlacementSettings;
@@ -57,9 +53,9 @@ class DecisionBatchingTest {
 
   @Test
   void liveInputIsDecidedAfterEachRecord() {
-    driver = healthyEngine(StoreType.IN_MEMORY);
+    driver = EngineDriverFixtures.healthyShopEngine(SETTINGS, StoreType.IN_MEMORY);
 
-    driver.gslb(gslb());
+    driver.gslb(EngineDriverFixtures.exposedShopGslb(HOST));
     assertThat(driver.latest().get(KEY).explanation().chosenTargets())
         .containsExactly("203.0.113.10");
     driver.peerAnswer(answer("us", "198.51.100.20"));
@@ -71,11 +67,11 @@ class DecisionBatchingTest {
 
   @Test
   void aBacklogIsDecidedOncePerGslbWhenItIsWorkedOff() {
-    driver = healthyEngine(StoreType.IN_MEMORY);
+    driver = EngineDriverFixtures.healthyShopEngine(SETTINGS, StoreType.IN_MEMORY);
     driver.metrics.reset();
 
     driver.recordsAged(Duration.ofHours(1));
-    driver.gslb(gslb());
+    driver.gslb(EngineDriverFixtures.exposedShopGslb(HOST));
     driver.peerAnswer(answer("us", "198.51.100.20"));
     driver.peerAnswer(answer("ap", "192.0.2.30"));
 
@@ -106,13 +102,7 @@ class DecisionBatchingTest {
     GslbReports reports = new GslbReports();
     DecisionProcessor processor = processor(metrics, board, reports);
     processor.init(before);
-    process(processor, "topology-watcher", new SyncInput(syncMarker()));
-    process(processor, "Service/shop/web", new ServiceInput(service()));
-    process(
-        processor,
-        "Service/shop/web",
-        new EndpointsInput(EngineDriverFixtures.endpoints("shop", "web", "n1")));
-    process(processor, KEY, new GslbInput(gslb()));
+    processHealthyShopGslb(processor);
     publish(board, answer("us", "198.51.100.20"));
     decide(before);
     assertThat(decisions(before)).hasSize(1);
@@ -150,13 +140,7 @@ class DecisionBatchingTest {
     PeerAnswerBoard board = new PeerAnswerBoard();
     DecisionProcessor processor = processor(new CountingMetrics(), board);
     processor.init(before);
-    process(processor, "topology-watcher", new SyncInput(syncMarker()));
-    process(processor, "Service/shop/web", new ServiceInput(service()));
-    process(
-        processor,
-        "Service/shop/web",
-        new EndpointsInput(EngineDriverFixtures.endpoints("shop", "web", "n1")));
-    process(processor, KEY, new GslbInput(gslb()));
+    processHealthyShopGslb(processor);
     decide(before);
     assertThat(decisions(before)).hasSize(1);
     processor.close();
@@ -196,8 +180,10 @@ class DecisionBatchingTest {
 
   @Test
   void onlyInputsAndWhatWasPublishedHaveChangelogs() {
-    driver = healthyEngine(StoreType.IN_MEMORY);
-    driver.gslb(gslb()).peerAnswer(answer("us", "198.51.100.20"));
+    driver = EngineDriverFixtures.healthyShopEngine(SETTINGS, StoreType.IN_MEMORY);
+    driver
+        .gslb(EngineDriverFixtures.exposedShopGslb(HOST))
+        .peerAnswer(answer("us", "198.51.100.20"));
 
     assertThat(driver.changelogTopics())
         .contains(
@@ -255,7 +241,8 @@ class DecisionBatchingTest {
               EngineMetrics.NONE,
               Duration.ofMinutes(1),
               Duration.ofSeconds(1),
-              StoreType.IN_MEMORY);
+              StoreType.IN_MEMORY,
+              CatchUp.DEFAULTS);
       for (StoreBuilder<?> builder : topology.storeBuilders()) {
         StateStore store = builder.withLoggingDisabled().build();
         store.init(context.getStateStoreContext(), store);
@@ -264,6 +251,22 @@ class DecisionBatchingTest {
     }
     stores.forEach(context::addStateStore);
     return context;
+  }
+
+  /**
+   * The inputs of a healthy Gslb: the watcher synced, Service shop/web with an endpoint, shop/a.
+   */
+  private static void processHealthyShopGslb(DecisionProcessor processor) {
+    process(processor, "topology-watcher", new SyncInput(syncMarker()));
+    process(
+        processor,
+        "Service/shop/web",
+        new ServiceInput(EngineDriverFixtures.clusterIpService("shop", "web")));
+    process(
+        processor,
+        "Service/shop/web",
+        new EndpointsInput(EngineDriverFixtures.endpoints("shop", "web", "n1")));
+    process(processor, KEY, new GslbInput(EngineDriverFixtures.exposedShopGslb(HOST)));
   }
 
   private static void process(DecisionProcessor processor, String key, TopologyInput input) {
@@ -287,41 +290,6 @@ class DecisionBatchingTest {
 
   private static SyncMarker syncMarker() {
     return new SyncMarker("g1", SyncMarker.Phase.SYNCED, T0, Map.of());
-  }
-
-  private static ServiceState service() {
-    return new ServiceState(
-        "shop",
-        "web",
-        "uid-web",
-        "ClusterIP",
-        List.of(),
-        List.of(),
-        List.of(),
-        Map.of(),
-        List.of());
-  }
-
-  private static EngineDriver healthyEngine(StoreType storeType) {
-    EngineDriver engine = new EngineDriver(PlacementSettings.defaults(), SETTINGS, T0, storeType);
-    engine
-        .synced()
-        .service(service())
-        .endpoints(EngineDriverFixtures.endpoints("shop", "web", "n1"));
-    return engine;
-  }
-
-  private static GslbState gslb() {
-    return new GslbState(
-        "shop",
-        "a",
-        "uid-a",
-        null,
-        List.of(new GslbState.IngressRule(HOST, List.of(BackendRef.service("web")))),
-        new GslbStrategy("roundRobin", null, null, Map.of(), null),
-        null,
-        Map.of("k8gb.io/exposed-ip-addresses", "203.0.113.10"),
-        List.of());
   }
 
   private static PeerAnswer answer(String geoTag, String target) {

@@ -117,7 +117,8 @@ final class EngineDriver implements AutoCloseable {
             metrics,
             Duration.ofMinutes(1),
             Duration.ofSeconds(1),
-            storeType);
+            storeType,
+            CatchUp.DEFAULTS);
     topology.build(builder);
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "placement-test");

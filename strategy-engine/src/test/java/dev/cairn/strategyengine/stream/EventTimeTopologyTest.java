@@ -6,13 +6,8 @@ import dev.cairn.commonmodel.codec.EventTime;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.health.PeerAnswer;
 import dev.cairn.commonmodel.health.ProbeStatus;
-import dev.cairn.commonmodel.topology.BackendRef;
-import dev.cairn.commonmodel.topology.GslbState;
-import dev.cairn.commonmodel.topology.GslbStrategy;
-import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
 import dev.cairn.strategyengine.gslb.GslbSettings;
-import dev.cairn.strategyengine.placement.PlacementSettings;
 import dev.cairn.strategyengine.stream.EngineTopology.StoreType;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,11 +36,7 @@ class EventTimeTopologyTest {
 
   @BeforeEach
   void start() {
-    driver = new EngineDriver(PlacementSettings.defaults(), SETTINGS, T0, StoreType.IN_MEMORY);
-    driver
-        .synced()
-        .service(service())
-        .endpoints(EngineDriverFixtures.endpoints("shop", "web", "n1"));
+    driver = EngineDriverFixtures.healthyShopEngine(SETTINGS, StoreType.IN_MEMORY);
   }
 
   @AfterEach
@@ -57,7 +48,7 @@ class EventTimeTopologyTest {
   void aDecisionAndItsStatusCarryTheEventTimeOfTheInputThatCausedThem() {
     Instant observed = T0.minusMillis(250);
 
-    driver.eventTime(observed).gslb(gslb());
+    driver.eventTime(observed).gslb(EngineDriverFixtures.exposedShopGslb(HOST));
 
     assertThat(driver.readRecords())
         .singleElement()
@@ -69,13 +60,13 @@ class EventTimeTopologyTest {
 
   @Test
   void inputsCoalescedIntoOneDecisionGiveItTheEarliestEventTime() {
-    driver.eventTime(T0).gslb(gslb());
+    driver.eventTime(T0).gslb(EngineDriverFixtures.exposedShopGslb(HOST));
     driver.readRecords();
     driver.readStatusRecords();
     driver.metrics.reset();
 
     driver.recordsAged(Duration.ofHours(1));
-    driver.eventTime(T0.minusSeconds(30)).gslb(gslb());
+    driver.eventTime(T0.minusSeconds(30)).gslb(EngineDriverFixtures.exposedShopGslb(HOST));
     driver.eventTime(T0.minusSeconds(50)).peerAnswer(answer("us", ProbeStatus.OK, T0));
     driver.peerAnswer(answer("ap", ProbeStatus.OK, T0)); // the prober stamps no event time
     assertThat(driver.readRecords()).as("a backlog is decided once it is worked off").isEmpty();
@@ -91,7 +82,7 @@ class EventTimeTopologyTest {
 
   @Test
   void aDecisionCausedByInputsWithoutEventTimeCarriesNone() {
-    driver.eventTime(T0).gslb(gslb());
+    driver.eventTime(T0).gslb(EngineDriverFixtures.exposedShopGslb(HOST));
     driver.readRecords();
 
     driver.peerAnswer(answer("us", ProbeStatus.OK, T0));
@@ -103,7 +94,7 @@ class EventTimeTopologyTest {
 
   @Test
   void aHeldDecisionKeepsTheEventTimeOfItsCauseUntilTheSyncReleasesIt() {
-    driver.eventTime(T0).gslb(gslb());
+    driver.eventTime(T0).gslb(EngineDriverFixtures.exposedShopGslb(HOST));
     driver.readRecords();
     driver.readStatusRecords();
     driver.marker(new SyncMarker("g2", SyncMarker.Phase.SYNCING, T0, Map.of()));
@@ -131,7 +122,7 @@ class EventTimeTopologyTest {
 
   @Test
   void aDecisionCausedByTimeAloneCarriesTheTimeItWasDecided() {
-    driver.eventTime(T0).gslb(gslb());
+    driver.eventTime(T0).gslb(EngineDriverFixtures.exposedShopGslb(HOST));
     driver
         .eventTime(T0)
         .peerAnswer(
@@ -162,32 +153,6 @@ class EventTimeTopologyTest {
 
   private static Optional<Instant> eventTime(TestRecord<?, ?> record) {
     return EventTime.read(record.headers());
-  }
-
-  private static ServiceState service() {
-    return new ServiceState(
-        "shop",
-        "web",
-        "uid-web",
-        "ClusterIP",
-        List.of(),
-        List.of(),
-        List.of(),
-        Map.of(),
-        List.of());
-  }
-
-  private static GslbState gslb() {
-    return new GslbState(
-        "shop",
-        "a",
-        "uid-a",
-        null,
-        List.of(new GslbState.IngressRule(HOST, List.of(BackendRef.service("web")))),
-        new GslbStrategy("roundRobin", null, null, Map.of(), null),
-        null,
-        Map.of("k8gb.io/exposed-ip-addresses", "203.0.113.10"),
-        List.of());
   }
 
   private static PeerAnswer answer(String geoTag, ProbeStatus status, Instant at) {

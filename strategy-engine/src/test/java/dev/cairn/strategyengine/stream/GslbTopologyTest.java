@@ -16,7 +16,6 @@ import dev.cairn.commonmodel.topology.GslbResourceRef;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.GslbStrategy;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
-import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
 import dev.cairn.strategyengine.gslb.GslbReport;
 import dev.cairn.strategyengine.gslb.GslbSettings;
@@ -108,7 +107,7 @@ class GslbTopologyTest {
         .synced()
         .node(EngineDriverFixtures.worker("worker-a1", "a", "10.0.10.1"))
         .node(EngineDriverFixtures.ingress("ingress-a1", "a", "203.0.113.21"))
-        .service(service("web"))
+        .service(EngineDriverFixtures.clusterIpService("shop", "web"))
         .endpoints(EngineDriverFixtures.endpoints("shop", "web", "worker-a1"))
         .route(EngineDriverFixtures.route("shop", "app", "web", List.of("app.cloud.example.com")))
         .gslb(nodeAware("app"));
@@ -131,7 +130,7 @@ class GslbTopologyTest {
         .synced()
         .node(EngineDriverFixtures.worker("worker-a1", "a", "10.0.10.1"))
         .node(EngineDriverFixtures.ingress("ingress-a1", "a", "203.0.113.21"))
-        .service(service("web"))
+        .service(EngineDriverFixtures.clusterIpService("shop", "web"))
         .endpoints(EngineDriverFixtures.endpoints("shop", "web", "worker-a1"))
         .gslb(nodeAware("app"));
     assertThat(driver.latest().get("Gslb/shop/app").disposition())
@@ -391,21 +390,8 @@ class GslbTopologyTest {
   // ------------------------------------------------------------------ fixtures
 
   private void healthyService(String name) {
-    driver.service(service(name));
+    driver.service(EngineDriverFixtures.clusterIpService("shop", name));
     driver.endpoints(EngineDriverFixtures.endpoints("shop", name, "n1"));
-  }
-
-  private static ServiceState service(String name) {
-    return new ServiceState(
-        "shop",
-        name,
-        "uid-" + name,
-        "ClusterIP",
-        List.of(),
-        List.of(),
-        List.of(),
-        Map.of(),
-        List.of());
   }
 
   private static GslbState gslb(String name, String host, String type) {
