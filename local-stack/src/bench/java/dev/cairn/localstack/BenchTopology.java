@@ -104,26 +104,7 @@ final class BenchTopology {
    * mock API serves one request at a time, so parallel clients only hide the round trips).
    */
   void seed(KubernetesClient client, SampleTopology.Site site, int threads) {
-    for (int zone = 0; zone < 2; zone++) {
-      String z = site.zones().get(zone);
-      client
-          .nodes()
-          .resource(
-              SampleTopology.node(
-                  site.ingressNode(zone),
-                  z,
-                  true,
-                  site.ipv4().get(zone),
-                  "10.0." + zone + ".10",
-                  site.ipv6().get(zone)))
-          .create();
-      client
-          .nodes()
-          .resource(
-              SampleTopology.node(
-                  site.workerNode(zone), z, false, null, "10.0." + zone + ".20", null))
-          .create();
-    }
+    SampleTopology.seedNodes(client, site);
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<?>> work = new ArrayList<>();

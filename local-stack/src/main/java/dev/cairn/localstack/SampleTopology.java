@@ -121,8 +121,8 @@ final class SampleTopology {
     }
   }
 
-  /** Creates one cluster's sample objects through the given client. */
-  static void seed(KubernetesClient client, Site site, List<String> allClusters) {
+  /** Creates the site's nodes: an ingress and a worker node in each of its two zones. */
+  static void seedNodes(KubernetesClient client, Site site) {
     for (int zone = 0; zone < 2; zone++) {
       String z = site.zones().get(zone);
       client
@@ -141,6 +141,11 @@ final class SampleTopology {
           .resource(node(site.workerNode(zone), z, false, null, "10.0." + zone + ".20", null))
           .create();
     }
+  }
+
+  /** Creates one cluster's sample objects through the given client. */
+  static void seed(KubernetesClient client, Site site, List<String> allClusters) {
+    seedNodes(client, site);
     for (String svc : List.of("web", "shop", "blog")) {
       client.services().resource(service(NAMESPACE, svc)).create();
     }
