@@ -684,11 +684,16 @@ class GslbBench {
   }
 
   private static KafkaProducer<String, Object> producer(EmbeddedKafkaKraftBroker broker) {
+    // Not idempotent, one request in flight: a partition created a moment ago can answer the first
+    // request NOT_LEADER_OR_FOLLOWER, and the idempotent producer's retry then met an
+    // OutOfOrderSequenceException on the embedded broker until the run timed out (22:47).
     return new KafkaProducer<>(
         Map.of(
             ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString(),
             ProducerConfig.PARTITIONER_CLASS_CONFIG, NamespacePartitioner.class,
-            ProducerConfig.LINGER_MS_CONFIG, 0),
+            ProducerConfig.LINGER_MS_CONFIG, 0,
+            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false,
+            ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1),
         new StringSerializer(),
         new CairnSerializer<>());
   }

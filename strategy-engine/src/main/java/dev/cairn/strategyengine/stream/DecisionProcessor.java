@@ -1,6 +1,7 @@
 package dev.cairn.strategyengine.stream;
 
 import dev.cairn.commonmodel.ObjectRef;
+import dev.cairn.commonmodel.TopicSpec;
 import dev.cairn.commonmodel.Topics;
 import dev.cairn.commonmodel.codec.EventTime;
 import dev.cairn.commonmodel.decision.Disposition;
@@ -100,13 +101,13 @@ final class DecisionProcessor
   private final Duration punctuateInterval;
 
   private ProcessorContext<String, EngineOutput> context;
-  private KeyValueStore<String, RouteState> routes;
-  private KeyValueStore<String, ServiceEndpoints> endpoints;
+  private InputStore<RouteState> routes;
+  private InputStore<ServiceEndpoints> endpoints;
   private KeyValueStore<String, NodeState> nodes;
   private KeyValueStore<String, SyncMarker> syncMarkers;
   private KeyValueStore<String, HostnameResolution> resolutions;
-  private KeyValueStore<String, GslbState> gslbs;
-  private KeyValueStore<String, ServiceState> services;
+  private InputStore<GslbState> gslbs;
+  private InputStore<ServiceState> services;
   private final PeerAnswerBoard board;
   private final GslbReports reports;
   private Queue<PeerAnswerBoard.Change> answerChanges;
@@ -115,8 +116,7 @@ final class DecisionProcessor
   private final Map<String, PlacementDependencies> dependencies = new HashMap<>();
 
   private EncodedStore<TargetDecision> decisions;
-  private KeyValueStore<String, byte[]> decisionBytes;
-  private KeyValueStore<String, byte[]> statusBytes;
+  private EncodedStore<GslbStatus> statuses;
   private KeyValueStore<String, String> held;
   private ReverseIndex index;
   private StoreGslbView view;
@@ -136,7 +136,7 @@ final class DecisionProcessor
   private static final long NO_EVENT_TIME = Long.MAX_VALUE;
 
   /** The routes and Gslbs marked and not decided yet, in the order they were first marked. */
-  private final Map<String, Mark> pending = new LinkedHashMap<>();
+  private Map<String, Mark> pending = new LinkedHashMap<>();
 
   /**
    * The event time of each held decision (the keys of {@link #heldOutcomes} whose causes carried
@@ -193,22 +193,25 @@ final class DecisionProcessor
   @Override
   public void init(ProcessorContext<String, EngineOutput> context) {
     this.context = context;
-    routes = context.getStateStore(EngineTopology.ROUTES_STORE);
-    endpoints = context.getStateStore(EngineTopology.ENDPOINTS_STORE);
+    routes = input(context, EngineTopology.ROUTES_STORE, Topics.ROUTES);
+    endpoints = input(context, EngineTopology.ENDPOINTS_STORE, Topics.ENDPOINTS);
     nodes = context.getStateStore(EngineTopology.NODES_STORE);
     syncMarkers = context.getStateStore(EngineTopology.SYNC_STORE);
     resolutions = context.getStateStore(EngineTopology.RESOLUTIONS_STORE);
-    gslbs = context.getStateStore(EngineTopology.GSLBS_STORE);
-    services = context.getStateStore(EngineTopology.SERVICES_STORE);
+    gslbs = input(context, EngineTopology.GSLBS_STORE, Topics.GSLBS);
+    services = input(context, EngineTopology.SERVICES_STORE, Topics.SERVICES);
     // Before marking everything: a change after this is noticed, one before it is in the board.
     answerChanges = board.subscribe();
-    decisionBytes = context.getStateStore(EngineTopology.DECISIONS_STORE);
-    decisions = new EncodedStore<>(decisionBytes, TargetDecision.class);
+    decisions =
+        new EncodedStore<>(
+            context.getStateStore(EngineTopology.DECISIONS_STORE), TargetDecision.class);
     held = context.getStateStore(EngineTopology.HELD_STORE);
     try (KeyValueIterator<String, String> all = held.all()) {
       all.forEachRemaining(entry -> heldOutcomes.put(entry.key, entry.value));
     }
-    statusBytes = context.getStateStore(EngineTopology.GSLB_STATUS_STORE);
+    statuses =
+        new EncodedStore<>(
+            context.getStateStore(EngineTopology.GSLB_STATUS_STORE), GslbStatus.class);
     index = new ReverseIndex();
     directory = new NodeDirectory();
     try (KeyValueIterator<String, NodeState> all = nodes.all()) {
@@ -226,7 +229,7 @@ final class DecisionProcessor
             gslbs,
             context.getStateStore(EngineTopology.DEADLINES_STORE),
             decisions,
-            new EncodedStore<>(statusBytes, GslbStatus.class),
+            statuses,
             reports);
     synced = computeSynced();
     // Until the first input shows whether a backlog waits, assume one: the marks of the start are
@@ -263,9 +266,9 @@ final class DecisionProcessor
     inputEventTime =
         EventTime.read(record.headers()).map(Instant::toEpochMilli).orElse(NO_EVENT_TIME);
     if (input instanceof RouteInput route) {
-      onRoute(key, route.value());
+      onRoute(key, route.value(), route.encoded());
     } else if (input instanceof EndpointsInput service) {
-      onEndpoints(key, service.value());
+      onEndpoints(key, service.value(), service.encoded());
     } else if (input instanceof NodeInput node) {
       onNode(key, node.value());
     } else if (input instanceof SyncInput marker) {
@@ -273,9 +276,9 @@ final class DecisionProcessor
     } else if (input instanceof ResolutionInput resolution) {
       onResolution(key, resolution.value());
     } else if (input instanceof GslbInput gslb) {
-      onGslb(key, gslb.value());
+      onGslb(key, gslb.value(), gslb.encoded());
     } else if (input instanceof ServiceInput service) {
-      onService(key, service.value());
+      onService(key, service.value(), service.encoded());
     }
   }
 
@@ -336,7 +339,7 @@ final class DecisionProcessor
 
   // ------------------------------------------------------------------ input changes
 
-  private void onRoute(String key, RouteState route) {
+  private void onRoute(String key, RouteState route, byte[] encoded) {
     boolean placed = key.startsWith(ROUTE_PREFIX);
     if (!placed && !key.startsWith(INGRESS_PREFIX)) {
       return; // other kinds are neither placed nor referenced by Gslbs
@@ -346,16 +349,16 @@ final class DecisionProcessor
       return;
     }
     boolean changed = !Objects.equals(routes.get(key), route);
-    StoreWrites.putOrDelete(routes, key, route);
+    routes.put(key, route, encoded);
     if (placed) {
       mark(key, Trigger.ROUTE);
     }
     if (changed) {
-      markAll(index.dependents(DependencyIndex.routePrefix(key)), Trigger.ROUTE);
+      markAll(index.dependents(DependencyIndex.routeKey(key)), Trigger.ROUTE);
     }
   }
 
-  private void onEndpoints(String key, ServiceEndpoints value) {
+  private void onEndpoints(String key, ServiceEndpoints value, byte[] encoded) {
     if (value != null && !key.equals(keyOf(value::ref))) {
       mismatch(Topics.ENDPOINTS.name(), key, keyOf(value::ref));
       return;
@@ -363,11 +366,11 @@ final class DecisionProcessor
     if (Objects.equals(endpoints.get(key), value)) {
       return;
     }
-    StoreWrites.putOrDelete(endpoints, key, value);
-    markAll(index.dependents(DependencyIndex.servicePrefix(key)), Trigger.ENDPOINTS);
+    endpoints.put(key, value, encoded);
+    markAll(index.dependents(DependencyIndex.serviceKey(key)), Trigger.ENDPOINTS);
   }
 
-  private void onService(String key, ServiceState value) {
+  private void onService(String key, ServiceState value, byte[] encoded) {
     if (value != null && !key.equals(keyOf(value::ref))) {
       mismatch(Topics.SERVICES.name(), key, keyOf(value::ref));
       return;
@@ -375,16 +378,16 @@ final class DecisionProcessor
     if (Objects.equals(services.get(key), value)) {
       return;
     }
-    StoreWrites.putOrDelete(services, key, value);
-    markAll(index.dependents(DependencyIndex.serviceStatePrefix(key)), Trigger.SERVICE);
+    services.put(key, value, encoded);
+    markAll(index.dependents(DependencyIndex.serviceStateKey(key)), Trigger.SERVICE);
   }
 
-  private void onGslb(String key, GslbState gslb) {
+  private void onGslb(String key, GslbState gslb, byte[] encoded) {
     if (!key.startsWith(GSLB_PREFIX) || (gslb != null && !key.equals(keyOf(gslb::ref)))) {
       mismatch(Topics.GSLBS.name(), key, gslb == null ? "Gslb/<ns>/<name>" : keyOf(gslb::ref));
       return;
     }
-    StoreWrites.putOrDelete(gslbs, key, gslb);
+    gslbs.put(key, gslb, encoded);
     mark(key, Trigger.GSLB);
   }
 
@@ -407,7 +410,7 @@ final class DecisionProcessor
         inputEventTime = change.eventTime();
         lastInputAt = now;
         catchingUp = now - change.timestamp() > catchUp.lag().toMillis();
-        markAll(index.dependents(DependencyIndex.peerPrefix(change.host())), Trigger.PEER_ANSWER);
+        markAll(index.dependents(DependencyIndex.peerKey(change.host())), Trigger.PEER_ANSWER);
         change = answerChanges.poll();
       } while (change != null);
     } finally {
@@ -437,12 +440,12 @@ final class DecisionProcessor
     if (!placementRelevant(old, value)) {
       return;
     }
-    Set<String> affected = new LinkedHashSet<>(index.dependents(DependencyIndex.nodePrefix(name)));
+    Set<String> affected = new LinkedHashSet<>(index.dependents(DependencyIndex.nodeKey(name)));
     if (isIngress(old) || isIngress(value)) {
       for (String zone : zonesOf(old, value)) {
-        affected.addAll(index.dependents(DependencyIndex.zonePrefix(zone)));
+        affected.addAll(index.dependents(DependencyIndex.zoneKey(zone)));
       }
-      affected.addAll(index.dependents(DependencyIndex.fallbackPrefix()));
+      affected.addAll(index.dependents(DependencyIndex.fallbackKey()));
     }
     markAll(new TreeSet<>(affected), Trigger.NODE);
   }
@@ -475,7 +478,7 @@ final class DecisionProcessor
       return;
     }
     StoreWrites.putOrDelete(resolutions, key, value);
-    markAll(index.dependents(DependencyIndex.resolutionPrefix(key)), Trigger.RESOLUTION);
+    markAll(index.dependents(DependencyIndex.resolutionKey(key)), Trigger.RESOLUTION);
   }
 
   /**
@@ -496,7 +499,7 @@ final class DecisionProcessor
         }
         long limit = expiresAt.plus(settings.resolutionMaxStale()).toEpochMilli();
         if (limit >= since && limit < now) {
-          affected.addAll(index.dependents(DependencyIndex.resolutionPrefix(entry.key)));
+          affected.addAll(index.dependents(DependencyIndex.resolutionKey(entry.key)));
         }
       }
     }
@@ -553,8 +556,10 @@ final class DecisionProcessor
     }
     long now = context.currentSystemTimeMs();
     if (!catchingUp || now - lastInputAt >= catchUp.idle().toMillis()) {
-      decide(new ArrayList<>(pending.entrySet()));
-      pending.clear();
+      // A new map rather than clear(): clearing costs the table's capacity, which a backlog grows.
+      Map<String, Mark> all = pending;
+      pending = new LinkedHashMap<>();
+      decide(new ArrayList<>(all.entrySet()));
       return;
     }
     long due = now - catchUp.maxDelay().toMillis();
@@ -577,14 +582,16 @@ final class DecisionProcessor
    */
   private void markEverything() {
     timestamp = context.currentSystemTimeMs();
-    for (KeyValueStore<String, ?> store :
-        List.of(routes, gslbs, decisionBytes, statusBytes, held)) {
-      try (KeyValueIterator<String, ?> all = store.all()) {
-        while (all.hasNext()) {
-          String key = all.next().key;
-          if (key.startsWith(ROUTE_PREFIX) || key.startsWith(GSLB_PREFIX)) {
-            mark(key, Trigger.RESTART);
-          }
+    for (Set<String> keys :
+        List.of(
+            routes.keys(),
+            gslbs.keys(),
+            decisions.keys(),
+            statuses.keys(),
+            heldOutcomes.keySet())) {
+      for (String key : new TreeSet<>(keys)) {
+        if (key.startsWith(ROUTE_PREFIX) || key.startsWith(GSLB_PREFIX)) {
+          mark(key, Trigger.RESTART);
         }
       }
     }
@@ -612,7 +619,6 @@ final class DecisionProcessor
       }
     } finally {
       decidingEventTime = NO_EVENT_TIME;
-      view.forget();
       lastInputAt = Math.max(lastInputAt, context.currentSystemTimeMs());
     }
   }
@@ -707,8 +713,7 @@ final class DecisionProcessor
     if (old.equals(next)) {
       return;
     }
-    index.replace(
-        routeKey, DependencyIndex.keys(old, routeKey), DependencyIndex.keys(next, routeKey));
+    index.replace(routeKey, DependencyIndex.keys(old), DependencyIndex.keys(next));
     if (next.equals(PlacementDependencies.NONE)) {
       dependencies.remove(routeKey);
     } else {
@@ -717,6 +722,15 @@ final class DecisionProcessor
   }
 
   // ------------------------------------------------------------------ helpers
+
+  /** The task's copy of a partitioned input topic, loaded into memory. */
+  private static <V> InputStore<V> input(
+      ProcessorContext<String, EngineOutput> context, String store, TopicSpec<V> topic) {
+    InputStore<V> input =
+        new InputStore<>(context.getStateStore(store), EngineJson.serde(topic).deserializer());
+    input.load();
+    return input;
+  }
 
   private boolean computeSynced() {
     boolean any = false;

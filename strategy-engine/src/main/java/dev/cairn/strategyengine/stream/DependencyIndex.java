@@ -3,27 +3,23 @@ package dev.cairn.strategyengine.stream;
 import dev.cairn.strategyengine.gslb.GslbDependencies;
 import dev.cairn.strategyengine.placement.PlacementDependencies;
 import java.time.Instant;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Keys of the reverse index from inputs to the routes and Gslbs that depend on them (the
- * dependents). Every key ends in {@code |<dependentKey>} and its value is the dependent key, so a
- * prefix scan lists the dependents:
+ * Keys of the inputs in the {@link ReverseIndex}, which lists the routes and Gslbs that depend on
+ * each (the dependents):
  *
  * <ul>
- *   <li>{@code svc:Service/<ns>/<name>|<dep>}: the dependent reads that Service's endpoints;
- *   <li>{@code state:Service/<ns>/<name>|<dep>}: a Gslb reads that Service's state;
- *   <li>{@code node:<name>|<dep>}: the placement looked that node up (a backend or pinned node);
- *   <li>{@code zone:<zone>|<dep>}: the placement's backends run in that zone;
- *   <li>{@code fallback|<dep>}: the placement evaluated the all-ingress fallback;
- *   <li>{@code res:<server>|<hostname>|<dep>}: the placement used that hostname resolution;
- *   <li>{@code route:<kind>/<ns>/<name>|<dep>}: a Gslb's resourceRef names that route;
- *   <li>{@code peer:<host>|<dep>}: a Gslb reads the peers' answers for that host.
+ *   <li>{@code svc:Service/<ns>/<name>}: the dependent reads that Service's endpoints;
+ *   <li>{@code state:Service/<ns>/<name>}: a Gslb reads that Service's state;
+ *   <li>{@code node:<name>}: the placement looked that node up (a backend or pinned node);
+ *   <li>{@code zone:<zone>}: the placement's backends run in that zone;
+ *   <li>{@code fallback}: the placement evaluated the all-ingress fallback;
+ *   <li>{@code res:<server>|<hostname>}: the placement used that hostname resolution;
+ *   <li>{@code route:<kind>/<ns>/<name>}: a Gslb's resourceRef names that route;
+ *   <li>{@code peer:<host>}: a Gslb reads the peers' answers for that host.
  * </ul>
- *
- * Names never contain {@code |} (Kubernetes names, label values and host names cannot), so a prefix
- * that ends in {@code |} matches exactly one input.
  *
  * <p>A second, time-ordered index ({@link #deadlineKey}) lists the Gslbs whose decision changes by
  * itself at an instant (an unreachable peer's trusted answer expiring), so the punctuator reads
@@ -36,64 +32,78 @@ final class DependencyIndex {
 
   private DependencyIndex() {}
 
-  static String servicePrefix(String serviceKey) {
-    return "svc:" + serviceKey + "|";
+  static String serviceKey(String serviceKey) {
+    return "svc:" + serviceKey;
   }
 
-  static String serviceStatePrefix(String serviceKey) {
-    return "state:" + serviceKey + "|";
+  static String serviceStateKey(String serviceKey) {
+    return "state:" + serviceKey;
   }
 
-  static String nodePrefix(String nodeName) {
-    return "node:" + nodeName + "|";
+  static String nodeKey(String nodeName) {
+    return "node:" + nodeName;
   }
 
-  static String zonePrefix(String zone) {
-    return "zone:" + zone + "|";
+  static String zoneKey(String zone) {
+    return "zone:" + zone;
   }
 
-  static String fallbackPrefix() {
-    return "fallback|";
+  static String fallbackKey() {
+    return "fallback";
   }
 
-  static String resolutionPrefix(String resolutionKey) {
-    return "res:" + resolutionKey + "|";
+  static String resolutionKey(String resolutionKey) {
+    return "res:" + resolutionKey;
   }
 
-  static String routePrefix(String routeKey) {
-    return "route:" + routeKey + "|";
+  static String routeKey(String routeKey) {
+    return "route:" + routeKey;
   }
 
-  static String peerPrefix(String host) {
-    return "peer:" + host + "|";
+  static String peerKey(String host) {
+    return "peer:" + host;
   }
 
-  /** Every index key of a route's placement dependencies. */
-  static Set<String> keys(PlacementDependencies dependencies, String dependentKey) {
-    Set<String> keys = new LinkedHashSet<>();
-    dependencies.services().forEach(s -> keys.add(servicePrefix(s) + dependentKey));
-    dependencies.nodes().forEach(n -> keys.add(nodePrefix(n) + dependentKey));
-    dependencies.zones().forEach(z -> keys.add(zonePrefix(z) + dependentKey));
-    if (dependencies.fallback()) {
-      keys.add(fallbackPrefix() + dependentKey);
-    }
-    dependencies.resolutions().forEach(r -> keys.add(resolutionPrefix(r) + dependentKey));
+  /** The input keys of a route's placement dependencies. */
+  static Set<String> keys(PlacementDependencies dependencies) {
+    Set<String> keys = new HashSet<>();
+    addKeys(dependencies, keys);
     return keys;
   }
 
-  /** Every index key of a Gslb's dependencies (its deadline excluded). */
-  static Set<String> keys(GslbDependencies dependencies, String gslbKey) {
-    Set<String> keys = new LinkedHashSet<>();
+  /** The input keys of a Gslb's dependencies (its deadline excluded). */
+  static Set<String> keys(GslbDependencies dependencies) {
+    Set<String> keys = new HashSet<>();
     if (dependencies.route() != null) {
-      keys.add(routePrefix(dependencies.route()) + gslbKey);
+      keys.add(routeKey(dependencies.route()));
     }
     for (String service : dependencies.services()) {
-      keys.add(servicePrefix(service) + gslbKey);
-      keys.add(serviceStatePrefix(service) + gslbKey);
+      keys.add(serviceKey(service));
+      keys.add(serviceStateKey(service));
     }
-    dependencies.hosts().forEach(h -> keys.add(peerPrefix(h) + gslbKey));
-    keys.addAll(keys(dependencies.placement(), gslbKey));
+    for (String host : dependencies.hosts()) {
+      keys.add(peerKey(host));
+    }
+    addKeys(dependencies.placement(), keys);
     return keys;
+  }
+
+  private static void addKeys(PlacementDependencies dependencies, Set<String> keys) {
+    for (String service : dependencies.services()) {
+      keys.add(serviceKey(service));
+    }
+    for (String node : dependencies.nodes()) {
+      keys.add(nodeKey(node));
+    }
+    for (String zone : dependencies.zones()) {
+      keys.add(zoneKey(zone));
+    }
+    if (dependencies.fallback()) {
+      keys.add(fallbackKey());
+    }
+    for (String resolution : dependencies.resolutions()) {
+      keys.add(resolutionKey(resolution));
+    }
   }
 
   /**

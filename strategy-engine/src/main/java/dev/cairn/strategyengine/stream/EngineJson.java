@@ -13,6 +13,7 @@ import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.Arrays;
+import java.util.function.BiFunction;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -76,6 +77,47 @@ final class EngineJson {
   static <V> Serde<V> serde(Class<V> type) {
     return Serdes.serdeFrom(
         new CairnSerializer<>(MAPPER), new Decoder<>(new CairnDeserializer<>(type, MAPPER)));
+  }
+
+  /** {@code value} as Cairn JSON bytes, {@code null} for {@code null}. */
+  static byte[] encode(Object value) {
+    if (value == null) {
+      return null;
+    }
+    try {
+      return MAPPER.writeValueAsBytes(value);
+    } catch (JacksonException e) {
+      throw new IllegalArgumentException("cannot encode " + value.getClass().getSimpleName(), e);
+    }
+  }
+
+  /**
+   * The serde of a topic read into the decision processor with its bytes kept ({@link
+   * TopologyInput.Received}): the value is decoded as {@link #serde(TopicSpec)} decodes it (same
+   * schema-version checks, same malformed-record errors) and handed over with the bytes it arrived
+   * as, a tombstone as {@code made(null, null)}. Never used to write.
+   */
+  static <V> Serde<TopologyInput> received(
+      TopicSpec<V> topic, BiFunction<V, byte[], TopologyInput> made) {
+    Deserializer<V> decoder = serde(topic).deserializer();
+    Deserializer<TopologyInput> deserializer =
+        new Deserializer<>() {
+          @Override
+          public TopologyInput deserialize(String name, byte[] data) {
+            return made.apply(decoder.deserialize(name, data), data);
+          }
+
+          @Override
+          public TopologyInput deserialize(String name, Headers headers, byte[] data) {
+            return made.apply(decoder.deserialize(name, headers, data), data);
+          }
+        };
+    Serializer<TopologyInput> never =
+        (name, input) -> {
+          throw new UnsupportedOperationException(
+              "topology inputs are never written (" + topic.name() + ")");
+        };
+    return Serdes.serdeFrom(never, deserializer);
   }
 
   /**

@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.kafka.common.serialization.Serde;
@@ -73,14 +74,16 @@ import org.apache.kafka.streams.state.Stores;
  * <p>All stores are key-value stores with String keys and Cairn JSON values ({@link EngineJson},
  * the bytes {@code CairnSerde} writes). {@value #DECISIONS_STORE} holds the last decision emitted
  * per route or Gslb and serves the explain API, with {@value #GSLB_STATUS_STORE} and the reports of
- * {@link GslbReports}. The stores of inputs, decisions, statuses and held decisions have changelogs
- * and are kept as {@link StoreType} says. What is derived from them by deciding is rebuilt from
- * empty when a task starts, since every task decides everything it holds again then: the deadline
- * index ({@value #DEADLINES_STORE}) is an in-memory store without changelog, and the reverse index,
- * the dependencies and the reports are plain objects in the task's (or the instance's) memory, so
- * they cost no changelog record, no disk write and no encoding per decision, and can never be left
- * behind the inputs (a RocksDB copy would survive a crash flushed at some other point than the
- * changelogged stores).
+ * {@link GslbReports}. The partitioned inputs (routes, endpoints, Services, Gslbs) are stored as
+ * the bytes they arrived as and read from their decoded copy in memory ({@link InputStore}), so
+ * neither storing nor reading one codes JSON. The stores of inputs, decisions, statuses and held
+ * decisions have changelogs and are kept as {@link StoreType} says. What is derived from them by
+ * deciding is rebuilt from empty when a task starts, since every task decides everything it holds
+ * again then: the deadline index ({@value #DEADLINES_STORE}) is an in-memory store without
+ * changelog, and the reverse index, the dependencies and the reports are plain objects in the
+ * task's (or the instance's) memory, so they cost no changelog record, no disk write and no
+ * encoding per decision, and can never be left behind the inputs (a RocksDB copy would survive a
+ * crash flushed at some other point than the changelogged stores).
  */
 public final class EngineTopology {
 
@@ -142,18 +145,25 @@ public final class EngineTopology {
   /** The stores rebuilt by deciding again: in memory, without changelog. */
   private static final Set<String> DERIVED_STORES = Set.of(DEADLINES_STORE);
 
-  /** The stores of decoded values: the inputs and the indexes. */
+  /** The stores of decoded values: the inputs copied to every partition, and the indexes. */
   private static final Map<String, Class<?>> STORES =
       Map.ofEntries(
-          Map.entry(ROUTES_STORE, RouteState.class),
-          Map.entry(ENDPOINTS_STORE, ServiceEndpoints.class),
           Map.entry(NODES_STORE, NodeState.class),
           Map.entry(SYNC_STORE, SyncMarker.class),
           Map.entry(RESOLUTIONS_STORE, HostnameResolution.class),
-          Map.entry(GSLBS_STORE, GslbState.class),
-          Map.entry(SERVICES_STORE, ServiceState.class),
           Map.entry(DEADLINES_STORE, String.class),
           Map.entry(HELD_STORE, String.class));
+
+  /**
+   * The stores of inputs kept as the bytes they arrived as, decoded in memory ({@link InputStore}),
+   * with the type of their values.
+   */
+  private static final Map<String, Class<?>> INPUT_STORES =
+      Map.of(
+          ROUTES_STORE, RouteState.class,
+          ENDPOINTS_STORE, ServiceEndpoints.class,
+          SERVICES_STORE, ServiceState.class,
+          GSLBS_STORE, GslbState.class);
 
   /**
    * The stores of encoded values ({@link EncodedStore}: the Cairn JSON bytes, compared without
@@ -228,15 +238,11 @@ public final class EngineTopology {
   public KStream<String, byte[]> build(StreamsBuilder builder) {
     storeBuilders().forEach(builder::addStateStore);
 
-    KStream<String, TopologyInput> routes =
-        source(builder, Topics.ROUTES).mapValues(RouteInput::new, Named.as("routes-input"));
+    KStream<String, TopologyInput> routes = received(builder, Topics.ROUTES, RouteInput::new);
     KStream<String, TopologyInput> endpoints =
-        source(builder, Topics.ENDPOINTS)
-            .mapValues(EndpointsInput::new, Named.as("endpoints-input"));
-    KStream<String, TopologyInput> services =
-        source(builder, Topics.SERVICES).mapValues(ServiceInput::new, Named.as("services-input"));
-    KStream<String, TopologyInput> gslbs =
-        source(builder, Topics.GSLBS).mapValues(GslbInput::new, Named.as("gslbs-input"));
+        received(builder, Topics.ENDPOINTS, EndpointsInput::new);
+    KStream<String, TopologyInput> services = received(builder, Topics.SERVICES, ServiceInput::new);
+    KStream<String, TopologyInput> gslbs = received(builder, Topics.GSLBS, GslbInput::new);
     KStream<String, TopologyInput> nodes =
         broadcast(builder, Topics.NODES, "nodes-broadcast")
             .mapValues(NodeInput::new, Named.as("nodes-input"));
@@ -275,7 +281,8 @@ public final class EngineTopology {
                         board,
                         reports),
                 Named.as("decide"),
-                Stream.concat(STORES.keySet().stream(), ENCODED_STORES.keySet().stream())
+                Stream.of(STORES, INPUT_STORES, ENCODED_STORES)
+                    .flatMap(stores -> stores.keySet().stream())
                     .toArray(String[]::new));
     Map<String, KStream<String, EngineOutput>> branches =
         outputs
@@ -295,6 +302,16 @@ public final class EngineTopology {
         topics.name(Topics.GSLB_STATUS),
         Produced.with(Serdes.String(), EngineJson.encoded()).withName("gslb-status-sink"));
     return decisions;
+  }
+
+  /** A source whose values reach the processor with the bytes they arrived as. */
+  private <V> KStream<String, TopologyInput> received(
+      StreamsBuilder builder, TopicSpec<V> topic, BiFunction<V, byte[], TopologyInput> made) {
+    String name = topics.name(topic);
+    return builder.stream(
+        name,
+        Consumed.with(Serdes.String(), EngineJson.received(topic, made))
+            .withName(name + "-source"));
   }
 
   private <V> KStream<String, V> source(StreamsBuilder builder, TopicSpec<V> topic) {
@@ -318,7 +335,9 @@ public final class EngineTopology {
   List<StoreBuilder<?>> storeBuilders() {
     List<StoreBuilder<?>> stores = new ArrayList<>();
     STORES.forEach((name, type) -> stores.add(storeBuilder(name, EngineJson.serde(type))));
-    ENCODED_STORES.keySet().forEach(name -> stores.add(storeBuilder(name, Serdes.ByteArray())));
+    Stream.of(INPUT_STORES, ENCODED_STORES)
+        .flatMap(encoded -> encoded.keySet().stream())
+        .forEach(name -> stores.add(storeBuilder(name, Serdes.ByteArray())));
     return stores;
   }
 

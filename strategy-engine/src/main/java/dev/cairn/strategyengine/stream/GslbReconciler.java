@@ -55,7 +55,7 @@ final class GslbReconciler {
   private final Emission emission;
   private final GslbView view;
   private final ReverseIndex index;
-  private final KeyValueStore<String, GslbState> gslbs;
+  private final InputStore<GslbState> gslbs;
   private final Map<String, GslbDependencies> dependencies = new HashMap<>();
   private final KeyValueStore<String, String> deadlines;
   private final EncodedStore<TargetDecision> decisions;
@@ -72,7 +72,7 @@ final class GslbReconciler {
       Emission emission,
       GslbView view,
       ReverseIndex index,
-      KeyValueStore<String, GslbState> gslbs,
+      InputStore<GslbState> gslbs,
       KeyValueStore<String, String> deadlines,
       EncodedStore<TargetDecision> decisions,
       EncodedStore<GslbStatus> statuses,
@@ -235,8 +235,8 @@ final class GslbReconciler {
     if (old.equals(next)) {
       return;
     }
-    Set<String> oldKeys = DependencyIndex.keys(old, key);
-    Set<String> newKeys = DependencyIndex.keys(next, key);
+    Set<String> oldKeys = DependencyIndex.keys(old);
+    Set<String> newKeys = DependencyIndex.keys(next);
     index.replace(key, oldKeys, newKeys);
     if (!Objects.equals(old.reevaluateAt(), next.reevaluateAt())) {
       if (old.reevaluateAt() != null) {
