@@ -92,30 +92,29 @@ final class EngineJson {
   }
 
   /**
-   * The serde of a topic read into the decision processor with its bytes kept ({@link
-   * TopologyInput.Received}): the value is decoded as {@link #serde(TopicSpec)} decodes it (same
-   * schema-version checks, same malformed-record errors) and handed over with the bytes it arrived
-   * as, a tombstone as {@code made(null, null)}. Never used to write.
+   * The serde of a topic read with its bytes kept ({@link TopologyInput.Received}, {@link
+   * PeerAnswerStoreProcessor.Received}): the value is decoded as {@link #serde(TopicSpec)} decodes
+   * it (same schema-version checks, same malformed-record errors) and handed over with the bytes it
+   * arrived as, a tombstone as {@code made(null, null)}. Never used to write.
    */
-  static <V> Serde<TopologyInput> received(
-      TopicSpec<V> topic, BiFunction<V, byte[], TopologyInput> made) {
+  static <V, R> Serde<R> received(TopicSpec<V> topic, BiFunction<V, byte[], R> made) {
     Deserializer<V> decoder = serde(topic).deserializer();
-    Deserializer<TopologyInput> deserializer =
+    Deserializer<R> deserializer =
         new Deserializer<>() {
           @Override
-          public TopologyInput deserialize(String name, byte[] data) {
+          public R deserialize(String name, byte[] data) {
             return made.apply(decoder.deserialize(name, data), data);
           }
 
           @Override
-          public TopologyInput deserialize(String name, Headers headers, byte[] data) {
+          public R deserialize(String name, Headers headers, byte[] data) {
             return made.apply(decoder.deserialize(name, headers, data), data);
           }
         };
-    Serializer<TopologyInput> never =
+    Serializer<R> never =
         (name, input) -> {
           throw new UnsupportedOperationException(
-              "topology inputs are never written (" + topic.name() + ")");
+              "values read with their bytes are never written (" + topic.name() + ")");
         };
     return Serdes.serdeFrom(never, deserializer);
   }

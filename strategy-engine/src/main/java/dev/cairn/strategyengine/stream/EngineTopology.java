@@ -6,7 +6,6 @@ import dev.cairn.commonmodel.Topics;
 import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.health.HostnameResolution;
-import dev.cairn.commonmodel.health.PeerAnswer;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.NodeState;
 import dev.cairn.commonmodel.topology.RouteState;
@@ -255,9 +254,11 @@ public final class EngineTopology {
     PeerAnswerBoard board = new PeerAnswerBoard();
     String peerAnswersTopic = topics.name(Topics.PEER_ANSWERS);
     builder.addGlobalStore(
-        storeBuilder(PEER_ANSWERS_STORE, EngineJson.serde(PeerAnswer.class)).withLoggingDisabled(),
+        storeBuilder(PEER_ANSWERS_STORE, Serdes.ByteArray()).withLoggingDisabled(),
         peerAnswersTopic,
-        Consumed.with(Serdes.String(), EngineJson.serde(Topics.PEER_ANSWERS))
+        Consumed.with(
+                Serdes.String(),
+                EngineJson.received(Topics.PEER_ANSWERS, PeerAnswerStoreProcessor.Received::new))
             .withName(peerAnswersTopic + "-source"),
         () -> new PeerAnswerStoreProcessor(board, metrics));
 
@@ -310,7 +311,7 @@ public final class EngineTopology {
     String name = topics.name(topic);
     return builder.stream(
         name,
-        Consumed.with(Serdes.String(), EngineJson.received(topic, made))
+        Consumed.with(Serdes.String(), EngineJson.<V, TopologyInput>received(topic, made))
             .withName(name + "-source"));
   }
 

@@ -6,6 +6,7 @@ import dev.cairn.commonmodel.health.PeerAnswer;
 import dev.cairn.commonmodel.validation.Hostnames;
 import java.time.Instant;
 import java.util.Objects;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -16,12 +17,28 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The processor of the global peer-answers store: checks each record's key against its value, keeps
- * the answer in the store (under {@code <host>|<geoTag>}, the host normalised) and in the {@link
- * PeerAnswerBoard}, and tells the stream tasks which host changed. A record that changes nothing
- * (the same answer again) tells nobody. Runs on the global thread, also while the store is restored
- * from the topic at start.
+ * the answer in the store (under {@code <host>|<geoTag>}, the host normalised, as the bytes it
+ * arrived as) and decoded in the {@link PeerAnswerBoard}, and tells the stream tasks which host
+ * changed. A record that changes nothing (the same answer again) tells nobody. Runs on the global
+ * thread, also while the store is restored from the topic at start.
  */
-final class PeerAnswerStoreProcessor implements Processor<String, PeerAnswer, Void, Void> {
+final class PeerAnswerStoreProcessor
+    implements Processor<String, PeerAnswerStoreProcessor.Received, Void, Void> {
+
+  /**
+   * A peer answer as read from its topic: decoded, with the bytes it arrived as ({@code null} both
+   * for a tombstone).
+   *
+   * @param value the answer, {@code null} for a tombstone
+   * @param encoded its Cairn JSON bytes, stored as they are
+   */
+  record Received(PeerAnswer value, byte[] encoded) {
+
+    /** An answer made here (tests): encoded as the prober writes it. */
+    static Received of(PeerAnswer value) {
+      return new Received(value, EngineJson.encode(value));
+    }
+  }
 
   private static final Logger log = LoggerFactory.getLogger(PeerAnswerStoreProcessor.class);
   private static final String PREFIX = "PeerAnswer/";
@@ -29,7 +46,9 @@ final class PeerAnswerStoreProcessor implements Processor<String, PeerAnswer, Vo
 
   private final PeerAnswerBoard board;
   private final EngineMetrics metrics;
-  private KeyValueStore<String, PeerAnswer> store;
+  private final Deserializer<PeerAnswer> decoder =
+      EngineJson.serde(Topics.PEER_ANSWERS).deserializer();
+  private KeyValueStore<String, byte[]> store;
 
   PeerAnswerStoreProcessor(PeerAnswerBoard board, EngineMetrics metrics) {
     this.board = Objects.requireNonNull(board, "board");
@@ -41,15 +60,17 @@ final class PeerAnswerStoreProcessor implements Processor<String, PeerAnswer, Vo
     store = context.getStateStore(EngineTopology.PEER_ANSWERS_STORE);
     // A persistent store may hold answers restored before this processor ran (from its
     // checkpoint): the board starts from what the store holds.
-    try (KeyValueIterator<String, PeerAnswer> all = store.all()) {
-      all.forEachRemaining(entry -> board.load(entry.key, entry.value));
+    try (KeyValueIterator<String, byte[]> all = store.all()) {
+      all.forEachRemaining(
+          entry -> board.load(entry.key, decoder.deserialize(store.name(), entry.value)));
     }
   }
 
   @Override
-  public void process(Record<String, PeerAnswer> record) {
+  public void process(Record<String, Received> record) {
     String key = record.key();
-    PeerAnswer value = record.value();
+    Received received = record.value();
+    PeerAnswer value = received == null ? null : received.value();
     if (key == null) {
       return;
     }
@@ -72,7 +93,7 @@ final class PeerAnswerStoreProcessor implements Processor<String, PeerAnswer, Vo
     if (Objects.equals(board.get(peerKey), value)) {
       return;
     }
-    StoreWrites.putOrDelete(store, peerKey, value);
+    StoreWrites.putOrDelete(store, peerKey, value == null ? null : received.encoded());
     long eventTime =
         EventTime.read(record.headers()).map(Instant::toEpochMilli).orElse(NO_EVENT_TIME);
     board.apply(peerKey, value, new PeerAnswerBoard.Change(host, record.timestamp(), eventTime));

@@ -25,7 +25,7 @@ class PeerAnswerStoreProcessorTest {
   private final CountingMetrics metrics = new CountingMetrics();
   private final PeerAnswerBoard board = new PeerAnswerBoard();
   private final MockProcessorContext<Void, Void> context = new MockProcessorContext<>();
-  private KeyValueStore<String, PeerAnswer> store;
+  private KeyValueStore<String, byte[]> store;
 
   @BeforeEach
   void store() {
@@ -33,7 +33,7 @@ class PeerAnswerStoreProcessorTest {
         Stores.keyValueStoreBuilder(
                 Stores.inMemoryKeyValueStore(EngineTopology.PEER_ANSWERS_STORE),
                 Serdes.String(),
-                EngineJson.serde(PeerAnswer.class))
+                Serdes.ByteArray())
             .withLoggingDisabled()
             .build();
     store.init(context.getStateStoreContext(), store);
@@ -59,9 +59,10 @@ class PeerAnswerStoreProcessorTest {
     RecordHeaders headers = new RecordHeaders();
     EventTime.stamp(headers, T0.minusSeconds(2));
 
-    processor.process(new Record<>(us.key(), us, 1_000L, headers));
+    processor.process(
+        new Record<>(us.key(), PeerAnswerStoreProcessor.Received.of(us), 1_000L, headers));
 
-    assertThat(store.get("app.cloud.example.com|us")).isEqualTo(us);
+    assertThat(store.get("app.cloud.example.com|us")).isEqualTo(EngineJson.encode(us));
     assertThat(board.answers("app.cloud.example.com")).containsExactly(us);
     PeerAnswerBoard.Change expected =
         new PeerAnswerBoard.Change(
@@ -75,11 +76,11 @@ class PeerAnswerStoreProcessorTest {
     PeerAnswerStoreProcessor processor = started();
     Queue<PeerAnswerBoard.Change> changes = board.subscribe();
     PeerAnswer us = answer("us", "app.cloud.example.com", "198.51.100.20");
-    processor.process(new Record<>(us.key(), us, 1L));
-    processor.process(new Record<>(us.key(), us, 2L));
+    processor.process(new Record<>(us.key(), PeerAnswerStoreProcessor.Received.of(us), 1L));
+    processor.process(new Record<>(us.key(), PeerAnswerStoreProcessor.Received.of(us), 2L));
     assertThat(changes).hasSize(1);
 
-    processor.process(new Record<>(us.key(), null, 3L));
+    processor.process(new Record<>(us.key(), PeerAnswerStoreProcessor.Received.of(null), 3L));
 
     assertThat(store.get("app.cloud.example.com|us")).isNull();
     assertThat(board.answers("app.cloud.example.com")).isEmpty();
@@ -94,7 +95,8 @@ class PeerAnswerStoreProcessorTest {
     PeerAnswer ap = answer("ap", "app.cloud.example.com", "192.0.2.30");
     PeerAnswer other = answer("ap", "other.cloud.example.com", "192.0.2.31");
     for (PeerAnswer answer : List.of(us, other, ap)) {
-      processor.process(new Record<>(answer.key(), answer, 1L));
+      processor.process(
+          new Record<>(answer.key(), PeerAnswerStoreProcessor.Received.of(answer), 1L));
     }
 
     assertThat(board.answers("app.cloud.example.com")).containsExactly(ap, us);
@@ -106,7 +108,7 @@ class PeerAnswerStoreProcessorTest {
   @Test
   void startsFromWhatAPersistentStoreAlreadyHolds() {
     PeerAnswer us = answer("us", "app.cloud.example.com", "198.51.100.20");
-    store.put("app.cloud.example.com|us", us);
+    store.put("app.cloud.example.com|us", EngineJson.encode(us));
 
     started();
 
@@ -119,9 +121,14 @@ class PeerAnswerStoreProcessorTest {
     Queue<PeerAnswerBoard.Change> changes = board.subscribe();
     PeerAnswer us = answer("us", "app.cloud.example.com", "198.51.100.20");
 
-    processor.process(new Record<>("PeerAnswer/ap/app.cloud.example.com", us, 1L));
-    processor.process(new Record<>("PeerAnswer/app.cloud.example.com", null, 2L));
-    processor.process(new Record<>("Gslb/shop/app", null, 3L));
+    processor.process(
+        new Record<>(
+            "PeerAnswer/ap/app.cloud.example.com", PeerAnswerStoreProcessor.Received.of(us), 1L));
+    processor.process(
+        new Record<>(
+            "PeerAnswer/app.cloud.example.com", PeerAnswerStoreProcessor.Received.of(null), 2L));
+    processor.process(
+        new Record<>("Gslb/shop/app", PeerAnswerStoreProcessor.Received.of(null), 3L));
 
     assertThat(metrics.malformedRecords(Topics.PEER_ANSWERS.name())).isEqualTo(3);
     assertThat(changes).isEmpty();
@@ -135,7 +142,7 @@ class PeerAnswerStoreProcessorTest {
     board.unsubscribe(changes);
     PeerAnswer us = answer("us", "app.cloud.example.com", "198.51.100.20");
 
-    processor.process(new Record<>(us.key(), us, 1L));
+    processor.process(new Record<>(us.key(), PeerAnswerStoreProcessor.Received.of(us), 1L));
 
     assertThat(changes).isEmpty();
     assertThat(board.answers("app.cloud.example.com")).containsExactly(us);
