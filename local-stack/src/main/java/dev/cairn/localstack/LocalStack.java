@@ -3,6 +3,7 @@ package dev.cairn.localstack;
 import dev.cairn.commonmodel.TopicSettings;
 import dev.cairn.commonmodel.Topics;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
@@ -230,6 +231,15 @@ public final class LocalStack implements AutoCloseable {
     // One logging configuration (logback.xml of this module) for every service in the JVM: a
     // service context must not re-initialise logging for the others.
     System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
+    // The mock APIs need no credentials, and a fabric8 8.0.0 client without any re-runs its whole
+    // auto-configuration (environment, system properties, kubeconfig files) on every request once
+    // it is a minute old: its token-refresh interceptor finds no token and so never records a
+    // refresh. A token nobody checks stops that; it was the record-writer's costliest step in the
+    // 10k failover (JFR, 23:20). The same applies to a service pointed at `kubectl proxy`; see
+    // docs/operations.md.
+    if (System.getProperty(Config.KUBERNETES_OAUTH_TOKEN_SYSTEM_PROPERTY) == null) {
+      System.setProperty(Config.KUBERNETES_OAUTH_TOKEN_SYSTEM_PROPERTY, "cairn-local-stack");
+    }
     // Route java.util.logging (Tomcat, the mock web server) through the same configuration.
     if (!SLF4JBridgeHandler.isInstalled()) {
       SLF4JBridgeHandler.removeHandlersForRootLogger();
