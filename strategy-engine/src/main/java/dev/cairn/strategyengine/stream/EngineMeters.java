@@ -2,6 +2,7 @@ package dev.cairn.strategyengine.stream;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -25,12 +26,16 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class EngineMeters implements EngineMetrics {
 
   private final MeterRegistry registry;
-  private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+
+  /** The counters by name, then by tag value (no key built per increment: one per decision). */
+  private final Map<String, Map<String, Counter>> counters = new ConcurrentHashMap<>();
+
+  private final Map<Trigger, Counter> recomputations = new EnumMap<>(Trigger.class);
 
   public EngineMeters(MeterRegistry registry) {
     this.registry = registry;
     for (Trigger trigger : Trigger.values()) {
-      counter("cairn.engine.recomputations", "trigger", trigger.tag());
+      recomputations.put(trigger, counter("cairn.engine.recomputations", "trigger", trigger.tag()));
     }
     for (String disposition : new String[] {"PUBLISH", "NO_TARGETS", "WITHDRAW", "TOMBSTONE"}) {
       counter("cairn.engine.decisions.emitted", "disposition", disposition);
@@ -45,7 +50,7 @@ public final class EngineMeters implements EngineMetrics {
 
   @Override
   public void recomputed(Trigger trigger) {
-    counter("cairn.engine.recomputations", "trigger", trigger.tag()).increment();
+    recomputations.get(trigger).increment();
   }
 
   @Override
@@ -84,14 +89,16 @@ public final class EngineMeters implements EngineMetrics {
   }
 
   private Counter counter(String name, String tag, String value) {
-    return counters.computeIfAbsent(
-        name + "|" + value,
-        k -> {
-          Counter.Builder builder = Counter.builder(name);
-          if (tag != null) {
-            builder.tag(tag, value);
-          }
-          return builder.register(registry);
-        });
+    return counters
+        .computeIfAbsent(name, k -> new ConcurrentHashMap<>())
+        .computeIfAbsent(
+            value == null ? "" : value,
+            k -> {
+              Counter.Builder builder = Counter.builder(name);
+              if (tag != null) {
+                builder.tag(tag, value);
+              }
+              return builder.register(registry);
+            });
   }
 }
