@@ -669,8 +669,7 @@ final class DecisionProcessor
     }
     replaceDependencies(routeKey, placement.dependencies());
     TargetDecision desired = placement.decision();
-    byte[] encoded = decisions.encode(desired);
-    if (decisions.holds(routeKey, encoded)) {
+    if (decisions.holds(routeKey, desired)) {
       release(routeKey);
       return;
     }
@@ -679,7 +678,8 @@ final class DecisionProcessor
       return;
     }
     release(routeKey);
-    decisions.put(routeKey, encoded);
+    byte[] encoded = decisions.encode(desired);
+    decisions.put(routeKey, desired, encoded);
     forward(routeKey, new DecisionOutput(encoded));
     metrics.emitted(desired.disposition().name());
     log.atInfo()

@@ -23,6 +23,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * look-up costs less than the store layer's (key encoding, metrics, a sorted map or RocksDB). The
  * store stays the durable copy and the one the explain API reads.
  *
+ * <p>A new value is first compared with the last one as an object ({@link #holds(String, Object)}:
+ * equal values give equal bytes), so an unchanged outcome is not even encoded. The last values are
+ * kept decoded beside their bytes: put ones as they are, stored ones decoded on their first
+ * comparison after a start.
+ *
  * @param <V> the value type
  */
 final class EncodedStore<V> {
@@ -32,6 +37,7 @@ final class EncodedStore<V> {
   private final Serializer<V> encoder;
   private final Deserializer<V> decoder;
   private final Map<String, byte[]> held = new HashMap<>();
+  private final Map<String, V> values = new HashMap<>();
 
   EncodedStore(KeyValueStore<String, byte[]> store, Class<V> type) {
     this.store = store;
@@ -72,28 +78,50 @@ final class EncodedStore<V> {
     return decoder.deserialize(name, encoded);
   }
 
-  /** True when {@code encoded} equals what is stored under {@code key}. */
-  boolean holds(String key, byte[] encoded) {
-    return Arrays.equals(encoded, held.get(key));
-  }
-
-  /** Stores {@code encoded} unless it is stored already; returns true when it was not. */
-  boolean putIfChanged(String key, byte[] encoded) {
-    if (holds(key, encoded)) {
+  /**
+   * True when {@code value} equals the value stored under {@code key}. Equal values encode to equal
+   * bytes, so a true answer means storing it would change nothing.
+   */
+  boolean holds(String key, V value) {
+    byte[] bytes = held.get(key);
+    if (bytes == null) {
       return false;
     }
-    put(key, encoded);
-    return true;
+    V last = values.get(key);
+    if (last == null) {
+      last = decoder.deserialize(name, bytes);
+      values.put(key, last);
+    }
+    return last.equals(value);
   }
 
-  /** Stores {@code encoded} (known to differ). */
-  void put(String key, byte[] encoded) {
+  /**
+   * Stores {@code value} unless an equal one is stored; returns its bytes, or {@code null} when
+   * nothing changed.
+   */
+  byte[] putIfChanged(String key, V value) {
+    if (holds(key, value)) {
+      return null;
+    }
+    byte[] encoded = encode(value);
+    if (Arrays.equals(encoded, held.get(key))) {
+      values.put(key, value); // unequal values, equal bytes: nothing to publish
+      return null;
+    }
+    put(key, value, encoded);
+    return encoded;
+  }
+
+  /** Stores {@code value} as {@code encoded} (its bytes, known to differ from the stored ones). */
+  void put(String key, V value, byte[] encoded) {
     held.put(key, encoded);
+    values.put(key, value);
     store.put(key, encoded);
   }
 
   /** Deletes the key; only when present, as a delete writes a changelog tombstone. */
   void delete(String key) {
+    values.remove(key);
     if (held.remove(key) != null) {
       store.delete(key);
     }

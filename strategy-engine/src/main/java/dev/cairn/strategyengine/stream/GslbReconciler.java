@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
  * The adapter around {@link GslbDecider} in one stream task: decides a Gslb from the task's stores,
  * keeps its dependencies in the reverse index and its re-decision instant in the deadline index,
  * and emits its decision and status, each only when it changed. The decision and status are
- * compared and stored as their encoded bytes ({@link EncodedStore}), so an unchanged outcome costs
- * no decoding and no write; the dependencies and the report are derived by deciding and kept as
- * objects in memory (the report in the instance's {@link GslbReports}, for the explain API).
+ * compared with the last ones as objects and stored as their encoded bytes ({@link EncodedStore}),
+ * so an unchanged outcome costs no encoding and no write; the dependencies and the report are
+ * derived by deciding and kept as objects in memory (the report in the instance's {@link
+ * GslbReports}, for the explain API).
  *
  * <ul>
  *   <li>A decided Gslb: the decision is emitted when it differs from the last one, the status when
@@ -127,8 +128,7 @@ final class GslbReconciler {
       return;
     }
     TargetDecision desired = outcome.decision();
-    byte[] encoded = decisions.encode(desired);
-    if (decisions.holds(key, encoded)) {
+    if (decisions.holds(key, desired)) {
       emission.release(key);
       emitStatus(key, outcome.status());
       return;
@@ -138,7 +138,8 @@ final class GslbReconciler {
       return;
     }
     emission.release(key);
-    decisions.put(key, encoded);
+    byte[] encoded = decisions.encode(desired);
+    decisions.put(key, desired, encoded);
     emission.forward(key, new DecisionOutput(encoded));
     metrics.emitted(desired.disposition().name());
     emitStatus(key, outcome.status());
@@ -194,8 +195,8 @@ final class GslbReconciler {
   }
 
   private boolean emitStatus(String key, GslbStatus status) {
-    byte[] encoded = statuses.encode(status);
-    if (!statuses.putIfChanged(key, encoded)) {
+    byte[] encoded = statuses.putIfChanged(key, status);
+    if (encoded == null) {
       return false;
     }
     emission.forward(key, new StatusOutput(encoded));
