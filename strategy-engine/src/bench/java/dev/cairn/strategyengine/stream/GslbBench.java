@@ -11,8 +11,12 @@ import dev.cairn.commonmodel.health.ProbeStatus;
 import dev.cairn.commonmodel.kafka.NamespacePartitioner;
 import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.EndpointState;
+import dev.cairn.commonmodel.topology.GslbResourceRef;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.GslbStrategy;
+import dev.cairn.commonmodel.topology.NodeAddress;
+import dev.cairn.commonmodel.topology.NodeState;
+import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
 import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
@@ -81,7 +85,8 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * {@code -Dbench.warmups=} (replays before the measured one on the broker, default 1), {@code
  * -Dbench.preload-age=} (seconds the pre-loaded records are old, default 60), {@code
  * -Dbench.max-delay=} (the engine's {@code catch-up.max-delay} in ms, default 1000), {@code -Dbench.idle=}
- * ({@code catch-up.idle} in ms). Figures are printed;
+ * ({@code catch-up.idle} in ms), {@code -Dbench.rounds=} (measured rounds of the one-core runs,
+ * default 10). Figures are printed;
  * nothing is asserted.
  */
 class GslbBench {
@@ -103,25 +108,145 @@ class GslbBench {
     }
     MapGslbView view =
         new MapGslbView(List.of(), services(), endpoints(), answers, List.of(), List.of());
-    PlacementSettings placement = PlacementSettings.defaults();
+    measure("GslbDecider.decide()", gslbs, view, PlacementSettings.defaults());
+  }
+
+  /**
+   * The same with node-aware local targets, as in the local stack's bench topology: each Gslb's
+   * resourceRef is an HTTPRoute (its own direct-dns record switched off) whose Service has a ready
+   * endpoint on a worker node in each of two zones, so every decision also runs the route's
+   * placement over the two zones' ingress nodes (IPv4 and IPv6):
+   *
+   * <pre>
+   * ./mvnw -o -pl strategy-engine -Pbench test -Dtest='GslbBench#decideWithPlacementThroughputOnOneCore' -Dsurefire.failIfNoSpecifiedTests=false
+   * </pre>
+   */
+  @Test
+  void decideWithPlacementThroughputOnOneCore() {
+    List<GslbState> gslbs = new ArrayList<>(GSLBS);
+    List<RouteState> routes = new ArrayList<>(GSLBS);
+    List<ServiceState> services = new ArrayList<>(GSLBS);
+    List<ServiceEndpoints> endpoints = new ArrayList<>(GSLBS);
+    List<PeerAnswer> answers = new ArrayList<>();
+    for (GslbState embedded : gslbs(GSLBS)) {
+      String namespace = embedded.namespace();
+      String route = "r-" + embedded.name();
+      String service = "svc-" + embedded.name();
+      gslbs.add(
+          new GslbState(
+              namespace,
+              embedded.name(),
+              embedded.uid(),
+              new GslbResourceRef(
+                  "gateway.networking.k8s.io/v1", "HTTPRoute", null, route, Map.of(), List.of()),
+              List.of(),
+              embedded.strategy(),
+              null,
+              Map.of(),
+              List.of()));
+      routes.add(
+          new RouteState(
+              "HTTPRoute",
+              "gateway.networking.k8s.io/v1",
+              namespace,
+              route,
+              "uid-" + route,
+              List.of(host(embedded)),
+              List.of(BackendRef.service(service)),
+              Map.of("directdns.meisterlala.dev/enabled", "false"),
+              List.of()));
+      services.add(
+          new ServiceState(
+              namespace, service, "uid-" + service, "ClusterIP", List.of(), List.of(), List.of(),
+              Map.of(), List.of()));
+      int n = services.size();
+      String suffix = (n / 250) + "." + (n % 250 + 1);
+      endpoints.add(
+          new ServiceEndpoints(
+              namespace,
+              service,
+              List.of(
+                  new EndpointState(List.of("10.1." + suffix), "worker-a", null, true, true, false),
+                  new EndpointState(List.of("10.2." + suffix), "worker-b", null, true, true, false)),
+              List.of()));
+      answers.addAll(peers(host(embedded), NOW, true));
+    }
+    List<NodeState> nodes = new ArrayList<>();
+    for (String zone : List.of("a", "b")) {
+      int z = zone.equals("a") ? 1 : 2;
+      nodes.add(
+          new NodeState(
+              "ingress-" + zone,
+              "eu-west-1" + zone,
+              null,
+              true,
+              List.of(
+                  new NodeAddress("InternalIP", "10.0." + z + ".10"),
+                  new NodeAddress("Hostname", "ingress-" + zone),
+                  new NodeAddress("ExternalIP", "203.0.113.1" + z),
+                  new NodeAddress("ExternalIP", "2001:db8:e0::1" + z)),
+              Map.of(),
+              List.of()));
+      nodes.add(
+          new NodeState(
+              "worker-" + zone,
+              "eu-west-1" + zone,
+              null,
+              false,
+              List.of(
+                  new NodeAddress("InternalIP", "10.0." + z + ".20"),
+                  new NodeAddress("Hostname", "worker-" + zone)),
+              Map.of(),
+              List.of()));
+    }
+    MapGslbView view = new MapGslbView(routes, services, endpoints, answers, nodes, List.of());
+    measure(
+        "GslbDecider.decide() with node-aware placement",
+        gslbs,
+        view,
+        new PlacementSettings(
+            true,
+            true,
+            false,
+            PlacementSettings.DEFAULT_DNS_RESOLVER,
+            PlacementSettings.DEFAULT_RESOLUTION_MAX_STALE));
+  }
+
+  /**
+   * Decides every Gslb 5 times to warm up, then {@code bench.rounds} times (default 10) on the
+   * clock, and prints the decisions per second of thread CPU and the bytes allocated per decision.
+   */
+  private static void measure(
+      String what, List<GslbState> gslbs, MapGslbView view, PlacementSettings placement) {
     long checksum = 0;
     for (int round = 0; round < 5; round++) {
       checksum += decideAll(gslbs, view, placement);
     }
-    int rounds = 10;
-    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    int rounds = Integer.getInteger("bench.rounds", 10);
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     long start = System.nanoTime();
     long cpuStart = threads.getCurrentThreadCpuTime();
+    long allocatedStart = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
     for (int round = 0; round < rounds; round++) {
       checksum += decideAll(gslbs, view, placement);
     }
+    long allocated =
+        threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - allocatedStart;
     double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
     double seconds = (System.nanoTime() - start) / 1e9;
     long decisions = (long) rounds * gslbs.size();
     System.out.printf(
-        "GslbDecider.decide(): %,d decisions; thread CPU %.2f s = %,.0f decisions/s per core"
-            + " (wall %.2f s = %,.0f/s; checksum %d)%n",
-        decisions, cpuSeconds, decisions / cpuSeconds, seconds, decisions / seconds, checksum);
+        "%s: %,d decisions; thread CPU %.2f s = %,.0f decisions/s per core"
+            + " (wall %.2f s = %,.0f/s; %,d bytes allocated per decision; checksum %d)%n",
+        what,
+        decisions,
+        cpuSeconds,
+        decisions / cpuSeconds,
+        seconds,
+        decisions / seconds,
+        allocated / decisions,
+        checksum);
   }
 
   private static long decideAll(List<GslbState> gslbs, MapGslbView view, PlacementSettings p) {

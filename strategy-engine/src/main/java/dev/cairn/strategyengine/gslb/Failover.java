@@ -60,19 +60,19 @@ record Failover(String primary) implements Strategy {
       chosen.put(primary, primaryTargets);
       return new Selection(Branch.SECONDARY_FOLLOWS_PRIMARY, chosen);
     }
-    if (serving) {
-      chosen.put(me, local);
-    }
-    if (peers.isEmpty()) {
-      return new Selection(Branch.SECONDARY_NO_PEERS, chosen);
-    }
     chosen.putAll(peers);
-    return new Selection(Branch.SECONDARY_PRIMARY_ABSENT, chosen);
+    if (serving) {
+      chosen.putIfAbsent(me, local); // a peer's entry under this cluster's tag wins
+    }
+    return new Selection(
+        peers.isEmpty() ? Branch.SECONDARY_NO_PEERS : Branch.SECONDARY_PRIMARY_ABSENT, chosen);
   }
 
   @Override
   public Map<String, String> labels(
       SortedMap<String, TagTargets> chosen, Family family, List<String> notes) {
-    return Map.of(STRATEGY_LABEL, TYPE);
+    return LABELS;
   }
+
+  private static final Map<String, String> LABELS = Strategy.labelsOf(TYPE);
 }

@@ -1,10 +1,8 @@
 package dev.cairn.strategyengine.gslb;
 
 import dev.cairn.commonmodel.validation.IpLiteral.Family;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -35,7 +33,7 @@ record GeoIp() implements Strategy {
       SortedMap<String, TagTargets> chosen, Family family, List<String> notes) {
     Map<String, String> labels = new TreeMap<>();
     labels.put(STRATEGY_LABEL, TYPE);
-    Set<String> labelled = new HashSet<>();
+    LabelledTargets labelled = new LabelledTargets();
     for (Map.Entry<String, TagTargets> entry : chosen.entrySet()) {
       List<String> targets = entry.getValue().of(family);
       for (int i = 0; i < targets.size(); i++) {

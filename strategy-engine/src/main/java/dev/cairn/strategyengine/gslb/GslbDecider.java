@@ -1,5 +1,6 @@
 package dev.cairn.strategyengine.gslb;
 
+import dev.cairn.commonmodel.ObjectRef;
 import dev.cairn.commonmodel.decision.Disposition;
 import dev.cairn.commonmodel.decision.DnsRecord;
 import dev.cairn.commonmodel.decision.Explanation;
@@ -20,9 +21,11 @@ import dev.cairn.strategyengine.placement.PlacementDependencies;
 import dev.cairn.strategyengine.placement.PlacementSettings;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +33,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * Decides the DNSEndpoint and the status of a {@code k8gb.io/v1beta1} Gslb: k8gb's reconcile
@@ -75,10 +77,19 @@ public final class GslbDecider {
    * k8gb's spellings (k8gb issue #2024).
    */
   public static final Map<String, String> DNS_ENDPOINT_LABELS =
-      Map.of("k8gb.io/dnstype", "local", "k8gb.absa.oss/dnstype", "local");
+      Collections.unmodifiableSortedMap(
+          new TreeMap<>(Map.of("k8gb.io/dnstype", "local", "k8gb.absa.oss/dnstype", "local")));
 
   private static final Comparator<DnsRecord> RECORD_ORDER =
-      Comparator.comparing(DnsRecord::dnsName).thenComparing(DnsRecord::recordType);
+      (a, b) -> {
+        int byName = a.dnsName().compareTo(b.dnsName());
+        return byName != 0 ? byName : a.recordType().compareTo(b.recordType());
+      };
+
+  private static final Comparator<PeerAnswer> BY_GEO_TAG =
+      (a, b) -> a.geoTag().compareTo(b.geoTag());
+
+  private static final Family[] FAMILIES = Family.values();
 
   private GslbDecider() {}
 
@@ -128,18 +139,18 @@ public final class GslbDecider {
     private final PlacementSettings placementSettings;
     private final Instant now;
     private final Findings findings = new Findings();
-    private final Map<String, ServiceReport> serviceHealth = new HashMap<>();
+    private Map<String, ServiceReport> serviceHealth;
 
-    private final List<DnsRecord> records = new ArrayList<>();
-    private final List<HostReport> hostReports = new ArrayList<>();
-    private final List<String> hostLines = new ArrayList<>();
+    private final List<DnsRecord> records = new ArrayList<>(4);
+    private final List<HostReport> hostReports = new ArrayList<>(1);
+    private final List<String> hostLines = new ArrayList<>(1);
     private final List<String> trustLines = new ArrayList<>();
     private final List<String> strategyNotes = new ArrayList<>();
     private final List<Skipped> peerSkips = new ArrayList<>();
-    private final Map<String, String> healthByHost = new TreeMap<>();
-    private final Map<String, List<String>> healthyRecords = new TreeMap<>();
-    private final TreeSet<String> chosenTargets = new TreeSet<>();
-    private final List<String> peerHosts = new ArrayList<>();
+    private final SortedPairs<String> healthByHost = new SortedPairs<>();
+    private final SortedPairs<List<String>> healthyRecords = new SortedPairs<>();
+    private final List<String> chosenTargets = new ArrayList<>(4);
+    private final List<String> peerHosts = new ArrayList<>(1);
     private Instant reevaluateAt;
 
     Run(
@@ -166,9 +177,17 @@ public final class GslbDecider {
         return undecided(null, null, null, null);
       }
       GslbSpec.Validated validated = GslbSpec.validate(gslb, settings);
-      validated.blocking().forEach(findings::block);
-      validated.notes().forEach(findings::note);
-      gslb.problems().stream().filter(GslbDecider::blocksDecision).forEach(findings::block);
+      for (Problem problem : validated.blocking()) {
+        findings.block(problem);
+      }
+      for (Problem problem : validated.notes()) {
+        findings.note(problem);
+      }
+      for (Problem problem : gslb.problems()) {
+        if (blocksDecision(problem)) {
+          findings.block(problem);
+        }
+      }
       Servers servers = Servers.resolve(gslb, view, settings, findings);
       LocalTargets local =
           LocalTargets.resolve(gslb, servers, view, settings, placementSettings, now, findings);
@@ -182,36 +201,37 @@ public final class GslbDecider {
     // ---------------------------------------------------------------- the decision
 
     private GslbOutcome decided(String me, GslbSpec spec, Servers servers, LocalTargets local) {
-      for (Map.Entry<String, Servers.Server> entry : servers.hosts().entrySet()) {
-        decideHost(entry.getKey(), entry.getValue(), me, spec, local.targets());
+      if (servers.hosts().size() > 1) {
+        serviceHealth = new HashMap<>();
       }
-      records.sort(RECORD_ORDER);
-      List<String> fallbacks = new ArrayList<>(findings.fallbacks);
-      fallbacks.addAll(trustLines);
-      fallbacks.addAll(hostLines);
-      fallbacks.addAll(strategyNotes);
-      List<Skipped> skipped = new ArrayList<>(findings.skipped);
-      skipped.addAll(peerSkips);
-      String summary = summary(me, spec, servers, local, records);
+      for (Servers.Server server : servers.hosts()) {
+        decideHost(server.host(), server, me, spec, local.targets());
+      }
+      if (records.size() > 1) {
+        records.sort(RECORD_ORDER);
+      }
+      List<String> localTargets = local.targets().all();
+      List<String> services = findings.services();
       Explanation explanation =
           new Explanation(
-              summary,
-              backends(),
-              List.copyOf(new TreeSet<>(findings.zones)),
-              List.copyOf(new LinkedHashSet<>(findings.candidateNodes)),
-              List.copyOf(chosenTargets),
-              fallbacks,
-              skipped);
+              summary(me, spec, servers, local, localTargets),
+              backends(services),
+              TargetLists.sortedDistinct(findings.zones),
+              distinct(findings.candidateNodes),
+              sortedDistinct(chosenTargets),
+              concat(findings.fallbacks(), trustLines, hostLines, strategyNotes),
+              concat(findings.skipped(), peerSkips));
       List<Problem> problems = problems();
+      ObjectRef ref = gslb.ref();
       TargetDecision decision =
           new TargetDecision(
-              gslb.ref(),
+              ref,
               API_VERSION,
               gslb.uid(),
               gslb.namespace(),
               gslb.name(),
               records.isEmpty() ? Disposition.NO_TARGETS : Disposition.PUBLISH,
-              records,
+              TargetLists.immutable(records),
               DNS_ENDPOINT_LABELS,
               null,
               explanation,
@@ -222,29 +242,29 @@ public final class GslbDecider {
               gslb.name(),
               gslb.uid(),
               me,
-              healthByHost,
-              healthyRecords,
-              String.join(", ", servers.hosts().keySet()),
-              local.targets().all(),
+              healthByHost.toMap(),
+              healthyRecords.toMap(),
+              servers.hostList(),
+              localTargets,
               statusServers(servers),
-              problems.stream().map(Problem::toString).toList());
+              lines(problems));
       GslbReport report =
           new GslbReport(
-              gslb.ref().key(),
+              ref.key(),
               me,
               spec.strategy().type(),
               spec.ttlSeconds(),
               spec.splitBrainThreshold().toSeconds(),
               true,
               local.source(),
-              local.targets().all(),
-              hostReports,
+              localTargets,
+              TargetLists.immutable(hostReports),
               status.problems());
       GslbDependencies dependencies =
           new GslbDependencies(
               findings.route,
-              List.copyOf(findings.services),
-              peerHosts,
+              services,
+              TargetLists.immutable(peerHosts),
               local.placement(),
               reevaluateAt);
       return new GslbOutcome(decision, status, report, dependencies, problems);
@@ -253,11 +273,12 @@ public final class GslbDecider {
     /** Decides one host: its health, its peers, the strategy's choice and its records. */
     private void decideHost(
         String host, Servers.Server server, String me, GslbSpec spec, TagTargets local) {
-      List<ServiceReport> services = new ArrayList<>();
-      HostHealth health = health(server.services(), spec.policy(), services);
-      healthByHost.put(host, health.text());
+      ServiceReport[] reports = new ServiceReport[server.services().size()];
+      HostHealth health = health(server.services(), spec.policy(), reports);
+      List<ServiceReport> services = List.of(reports);
+      healthByHost.add(host, health.text());
       String localName = LOCAL_TARGETS_PREFIX + host;
-      Optional<Problem> nameProblem = Hostnames.check(localName, localName);
+      Optional<Problem> nameProblem = localNameProblem(host, localName);
       if (nameProblem.isPresent()) {
         String reason =
             "the record name "
@@ -291,11 +312,12 @@ public final class GslbDecider {
             "the host is Healthy but this cluster has no local target, so it does not serve it"
                 + " (no localtargets record)");
       }
-      List<PeerReport> peerReports = new ArrayList<>();
-      SortedMap<String, TagTargets> peers = judgePeers(host, me, spec, peerReports);
+      PeerAnswer[] answers = view.peerAnswers(host).toArray(new PeerAnswer[0]);
+      PeerReport[] peerReports = new PeerReport[answers.length];
+      SortedMap<String, TagTargets> peers = judgePeers(host, me, spec, answers, peerReports);
       Selection selection = spec.strategy().select(me, serving, local, peers);
       if (serving) {
-        for (Family family : Family.values()) {
+        for (Family family : FAMILIES) {
           List<String> targets = local.of(family);
           if (!targets.isEmpty()) {
             records.add(
@@ -303,7 +325,7 @@ public final class GslbDecider {
                     localName,
                     family.recordType(),
                     spec.ttlSeconds(),
-                    List.copyOf(new TreeSet<>(targets)),
+                    TargetLists.sortedDistinct(targets),
                     Map.of()));
           }
         }
@@ -311,38 +333,60 @@ public final class GslbDecider {
       List<String> hostTargets =
           hostRecords(records, host, spec.ttlSeconds(), spec.strategy(), selection, strategyNotes);
       if (!hostTargets.isEmpty()) {
-        healthyRecords.put(host, hostTargets);
+        healthyRecords.add(host, hostTargets);
         chosenTargets.addAll(hostTargets);
       }
       hostLines.add(hostLine(host, selection, hostTargets));
-      Map<String, List<String>> chosen = new LinkedHashMap<>();
-      selection.chosen().forEach((tag, targets) -> chosen.put(tag, targets.all()));
+      SortedPairs<List<String>> chosen = new SortedPairs<>();
+      for (Map.Entry<String, TagTargets> entry : selection.chosen().entrySet()) {
+        chosen.add(entry.getKey(), entry.getValue().all());
+      }
       hostReports.add(
           new HostReport(
               host,
               health.text(),
               services,
               serving,
-              peerReports,
+              List.of(peerReports),
               selection.branch().name(),
               selection.branch().description(),
-              chosen,
+              chosen.toMap(),
               hostTargets,
               null));
     }
 
     /**
-     * Judges every peer's answer for a host; returns the serving peers (k8gb's {@code E}) and notes
-     * the earliest instant a trusted answer expires.
+     * The problem with a host's {@code localtargets-} name. The host passed {@link Hostnames#check}
+     * when {@link Servers} took it, so the prefix (letters and a hyphen before its first label) can
+     * only make the first label or the whole name too long; only then is the name checked in full,
+     * for the exact problem.
+     */
+    private static Optional<Problem> localNameProblem(String host, String localName) {
+      int firstLabel = host.indexOf('.');
+      if (firstLabel < 0) {
+        firstLabel = host.length();
+      }
+      if (firstLabel + LOCAL_TARGETS_PREFIX.length() <= Hostnames.MAX_LABEL
+          && localName.length() <= Hostnames.MAX_NAME) {
+        return Optional.empty();
+      }
+      return Hostnames.check(localName, localName);
+    }
+
+    /**
+     * Judges every peer's answer for a host, sorted by geo tag in place, each into its report;
+     * returns the serving peers (k8gb's {@code E}) and notes the earliest instant a trusted answer
+     * expires.
      */
     private SortedMap<String, TagTargets> judgePeers(
-        String host, String me, GslbSpec spec, List<PeerReport> reports) {
+        String host, String me, GslbSpec spec, PeerAnswer[] answers, PeerReport[] reports) {
       SortedMap<String, TagTargets> peers = new TreeMap<>();
-      List<PeerAnswer> answers = new ArrayList<>(view.peerAnswers(host));
-      answers.sort(Comparator.comparing(PeerAnswer::geoTag));
-      for (PeerAnswer answer : answers) {
-        PeerJudgement judged = PeerJudgement.judge(answer, me, spec.splitBrainThreshold(), now);
-        reports.add(report(judged));
+      if (answers.length > 1) {
+        Arrays.sort(answers, BY_GEO_TAG);
+      }
+      for (int i = 0; i < answers.length; i++) {
+        PeerJudgement judged = PeerJudgement.judge(answers[i], me, spec.splitBrainThreshold(), now);
+        reports[i] = report(judged);
         peerSkips.addAll(judged.skipped());
         if (judged.verdict().serving()) {
           peers.put(judged.geoTag(), judged.targets());
@@ -372,43 +416,87 @@ public final class GslbDecider {
         Strategy strategy,
         Selection selection,
         List<String> notes) {
-      List<String> added = new ArrayList<>();
-      for (Family family : Family.values()) {
-        TreeSet<String> targets = new TreeSet<>();
-        selection.chosen().values().forEach(t -> targets.addAll(t.of(family)));
+      List<String> added = List.of();
+      for (Family family : FAMILIES) {
+        List<String> targets = union(selection.chosen().values(), family);
         if (targets.isEmpty()) {
           continue;
         }
-        List<String> familyNotes = new ArrayList<>();
+        List<String> familyNotes = new ArrayList<>(0);
         Map<String, String> labels = strategy.labels(selection.chosen(), family, familyNotes);
-        familyNotes.forEach(note -> notes.add(host + ": " + note + "."));
-        records.add(new DnsRecord(host, family.recordType(), ttl, List.copyOf(targets), labels));
-        added.addAll(targets);
+        for (String note : familyNotes) {
+          notes.add(host + ": " + note + ".");
+        }
+        records.add(new DnsRecord(host, family.recordType(), ttl, targets, labels));
+        added = TargetLists.concat(added, targets);
       }
       return added;
     }
 
-    private String hostLine(String host, Selection selection, List<String> targets) {
-      StringBuilder line =
-          new StringBuilder(host).append(": ").append(selection.branch().description());
-      if (targets.isEmpty()) {
-        return line.append(" → no record.").toString();
+    /** The targets of one family of every chosen cluster, string-sorted, without duplicates. */
+    private static List<String> union(Collection<TagTargets> chosen, Family family) {
+      List<String> single = null;
+      int total = 0;
+      for (TagTargets targets : chosen) {
+        List<String> some = targets.of(family);
+        if (!some.isEmpty()) {
+          single = total == 0 ? some : null;
+          total += some.size();
+        }
       }
-      line.append(" → ");
-      List<String> parts = new ArrayList<>();
-      selection.chosen().forEach((tag, t) -> parts.add(tag + " " + String.join(", ", t.all())));
-      return line.append(String.join("; ", parts)).append('.').toString();
+      if (total == 0) {
+        return List.of();
+      }
+      if (single != null) {
+        return TargetLists.sortedDistinct(single);
+      }
+      String[] all = new String[total];
+      int count = 0;
+      for (TagTargets targets : chosen) {
+        for (String target : targets.of(family)) {
+          all[count++] = target;
+        }
+      }
+      return TargetLists.sortedDistinct(all, count);
+    }
+
+    // The explanation's sentences are built with single concatenations, which size the result
+    // once: "→" makes a line UTF-16, which a StringBuilder would widen and then copy again.
+
+    private static String hostLine(String host, Selection selection, List<String> targets) {
+      String rule = selection.branch().description();
+      if (targets.isEmpty()) {
+        return host + ": " + rule + " → no record.";
+      }
+      return host + ": " + rule + " → " + chosenText(selection.chosen()) + ".";
+    }
+
+    /** {@code tag target, target; tag target}, the chosen targets of a host in words. */
+    private static String chosenText(SortedMap<String, TagTargets> chosen) {
+      if (chosen.size() == 1) {
+        Map.Entry<String, TagTargets> only = chosen.entrySet().iterator().next();
+        return only.getKey() + " " + joined(only.getValue().all());
+      }
+      StringBuilder text = new StringBuilder(32 * chosen.size());
+      for (Map.Entry<String, TagTargets> entry : chosen.entrySet()) {
+        if (text.length() > 0) {
+          text.append("; ");
+        }
+        text.append(entry.getKey()).append(' ');
+        appendJoined(text, entry.getValue().all());
+      }
+      return text.toString();
     }
 
     private String summary(
-        String me, GslbSpec spec, Servers servers, LocalTargets local, List<DnsRecord> records) {
+        String me, GslbSpec spec, Servers servers, LocalTargets local, List<String> localTargets) {
       String context =
           "strategy "
               + spec.strategy().type()
               + " as geo tag "
               + me
               + ", local targets "
-              + (local.targets().isEmpty() ? "none" : String.join(", ", local.targets().all()))
+              + (localTargets.isEmpty() ? "none" : joined(localTargets))
               + " from "
               + local.source();
       if (records.isEmpty()) {
@@ -430,13 +518,13 @@ public final class GslbDecider {
     // ---------------------------------------------------------------- health
 
     private HostHealth health(
-        List<String> serviceKeys, HealthPolicy policy, List<ServiceReport> reports) {
+        List<String> serviceKeys, HealthPolicy policy, ServiceReport[] reports) {
       int healthy = 0;
       int unhealthy = 0;
       int notFound = 0;
-      for (String key : serviceKeys) {
-        ServiceReport report = serviceHealth.computeIfAbsent(key, this::serviceHealth);
-        reports.add(report);
+      for (int i = 0; i < reports.length; i++) {
+        ServiceReport report = serviceHealthOf(serviceKeys.get(i));
+        reports[i] = report;
         if (report.health().equals(HostHealth.HEALTHY.text())) {
           healthy++;
         } else if (report.health().equals(HostHealth.UNHEALTHY.text())) {
@@ -446,6 +534,22 @@ public final class GslbDecider {
         }
       }
       return policy.combine(healthy, unhealthy, notFound);
+    }
+
+    /**
+     * A Service's health, read once per evaluation however many hosts share the Service (with a
+     * single host, whose Services are distinct, there is nothing to share).
+     */
+    private ServiceReport serviceHealthOf(String key) {
+      if (serviceHealth == null) {
+        return serviceHealth(key);
+      }
+      ServiceReport report = serviceHealth.get(key);
+      if (report == null) {
+        report = serviceHealth(key);
+        serviceHealth.put(key, report);
+      }
+      return report;
     }
 
     private ServiceReport serviceHealth(String key) {
@@ -479,7 +583,7 @@ public final class GslbDecider {
 
     private GslbOutcome undecided(String me, GslbSpec spec, Servers servers, LocalTargets local) {
       List<Problem> problems = problems();
-      List<String> lines = problems.stream().map(Problem::toString).toList();
+      List<String> lines = lines(problems);
       GslbStatus status =
           new GslbStatus(
               gslb.namespace(),
@@ -488,7 +592,7 @@ public final class GslbDecider {
               me,
               Map.of(),
               Map.of(),
-              servers == null ? null : String.join(", ", servers.hosts().keySet()),
+              servers == null ? null : servers.hostList(),
               local == null ? List.of() : local.targets().all(),
               servers == null ? List.of() : statusServers(servers),
               lines);
@@ -507,7 +611,7 @@ public final class GslbDecider {
       GslbDependencies dependencies =
           new GslbDependencies(
               findings.route,
-              List.copyOf(findings.services),
+              findings.services(),
               List.of(),
               local == null ? PlacementDependencies.NONE : local.placement(),
               null);
@@ -521,54 +625,69 @@ public final class GslbDecider {
      * left out when the watcher already reported that field and value.
      */
     private List<Problem> problems() {
-      LinkedHashSet<Problem> all = new LinkedHashSet<>(gslb.problems());
-      List<Problem> engine = new ArrayList<>(findings.blocking);
-      engine.addAll(findings.notes);
+      List<Problem> watcher = gslb.problems();
+      if (findings.blocking().isEmpty() && findings.notes().isEmpty() && watcher.size() <= 1) {
+        return watcher;
+      }
+      List<Problem> all = new ArrayList<>(new LinkedHashSet<>(watcher));
+      addUnreported(all, findings.blocking());
+      addUnreported(all, findings.notes());
+      return List.copyOf(all);
+    }
+
+    private static void addUnreported(List<Problem> all, Collection<Problem> engine) {
       for (Problem problem : engine) {
-        boolean reported =
-            all.stream()
-                .anyMatch(
-                    p ->
-                        p.field().equals(problem.field())
-                            && Objects.equals(p.value(), problem.value()));
+        boolean reported = false;
+        for (Problem p : all) {
+          if (p.field().equals(problem.field()) && Objects.equals(p.value(), problem.value())) {
+            reported = true;
+            break;
+          }
+        }
         if (!reported) {
           all.add(problem);
         }
       }
-      return List.copyOf(all);
     }
 
-    private List<String> backends() {
-      List<String> names = new ArrayList<>();
-      findings.services.forEach(key -> names.add(key.substring("Service/".length())));
-      return names;
+    private static List<String> lines(List<Problem> problems) {
+      if (problems.isEmpty()) {
+        return List.of();
+      }
+      String[] lines = new String[problems.size()];
+      for (int i = 0; i < lines.length; i++) {
+        lines[i] = problems.get(i).toString();
+      }
+      return List.of(lines);
+    }
+
+    private static List<String> backends(List<String> services) {
+      if (services.isEmpty()) {
+        return List.of();
+      }
+      String[] names = new String[services.size()];
+      for (int i = 0; i < names.length; i++) {
+        names[i] = services.get(i).substring("Service/".length());
+      }
+      return List.of(names);
     }
 
     private static List<GslbStatus.Server> statusServers(Servers servers) {
-      List<GslbStatus.Server> list = new ArrayList<>();
-      servers
-          .hosts()
-          .forEach(
-              (host, server) -> {
-                List<GslbStatus.ServiceRef> refs = new ArrayList<>();
-                for (String key : server.services()) {
-                  String[] parts = key.split("/", 3);
-                  refs.add(new GslbStatus.ServiceRef(parts[1], parts[2]));
-                }
-                list.add(new GslbStatus.Server(host, refs));
-              });
-      return list;
+      GslbStatus.Server[] list = new GslbStatus.Server[servers.hosts().size()];
+      for (int i = 0; i < list.length; i++) {
+        Servers.Server server = servers.hosts().get(i);
+        list[i] = new GslbStatus.Server(server.host(), server.refs());
+      }
+      return List.of(list);
     }
 
     private static PeerReport report(PeerJudgement judged) {
       PeerAnswer answer = judged.answer();
-      List<String> targets = new ArrayList<>(answer.ipv4());
-      targets.addAll(answer.ipv6());
       return new PeerReport(
           answer.geoTag(),
           answer.server(),
           answer.status().name(),
-          targets,
+          TargetLists.concat(answer.ipv4(), answer.ipv6()),
           answer.lastSuccess(),
           answer.failingSince(),
           answer.observedAt(),
@@ -577,5 +696,101 @@ public final class GslbDecider {
           judged.trustedUntil(),
           judged.reason());
     }
+  }
+
+  // ------------------------------------------------------------------ small lists and strings
+
+  /**
+   * Keys and values added in ascending key order, turned into a map at the end: most Gslbs have one
+   * host, and a one-entry map costs less than a {@code TreeMap} that the record copies anyway.
+   */
+  private static final class SortedPairs<V> {
+    private String firstKey;
+    private V firstValue;
+    private TreeMap<String, V> more;
+
+    void add(String key, V value) {
+      if (firstKey == null) {
+        firstKey = key;
+        firstValue = value;
+        return;
+      }
+      if (more == null) {
+        more = new TreeMap<>();
+        more.put(firstKey, firstValue);
+      }
+      more.put(key, value);
+    }
+
+    Map<String, V> toMap() {
+      if (more != null) {
+        return more;
+      }
+      return firstKey == null ? Map.of() : Map.of(firstKey, firstValue);
+    }
+  }
+
+  /** {@code items} joined with {@code ", "}, as {@link String#join} does. */
+  private static String joined(Collection<String> items) {
+    if (items.size() == 1) {
+      return items.iterator().next();
+    }
+    return String.join(", ", items);
+  }
+
+  private static void appendJoined(StringBuilder text, List<String> items) {
+    for (int i = 0; i < items.size(); i++) {
+      if (i > 0) {
+        text.append(", ");
+      }
+      text.append(items.get(i));
+    }
+  }
+
+  /** The lists one after the other, as an unmodifiable list. */
+  @SafeVarargs
+  private static <T> List<T> concat(List<T>... lists) {
+    int size = 0;
+    List<T> only = List.of();
+    for (List<T> list : lists) {
+      if (!list.isEmpty()) {
+        only = size == 0 ? list : null;
+        size += list.size();
+      }
+    }
+    if (size == 0) {
+      return List.of();
+    }
+    if (only != null) {
+      return TargetLists.immutable(only);
+    }
+    Object[] all = new Object[size];
+    int i = 0;
+    for (List<T> list : lists) {
+      for (T item : list) {
+        all[i++] = item;
+      }
+    }
+    @SuppressWarnings("unchecked")
+    List<T> result = (List<T>) List.of(all);
+    return result;
+  }
+
+  /** The items string-sorted, without duplicates. */
+  private static List<String> sortedDistinct(List<String> items) {
+    return TargetLists.sortedDistinct(items.toArray(new String[0]), items.size());
+  }
+
+  /** The items without duplicates, in order of first appearance, as an unmodifiable list. */
+  private static List<String> distinct(List<String> items) {
+    if (items.size() > 16) {
+      return List.copyOf(new LinkedHashSet<>(items));
+    }
+    for (int i = 1; i < items.size(); i++) {
+      if (items.subList(0, i).contains(items.get(i))) {
+        return List.copyOf(new LinkedHashSet<>(items));
+      }
+    }
+    return List.copyOf(items);
   }
 }

@@ -73,8 +73,19 @@ public record GslbReport(
       Objects.requireNonNull(host, "host");
       services = Copies.list(services);
       peers = Copies.list(peers);
-      chosen = Copies.sortedMap(chosen);
+      chosen = sortedCopy(chosen);
       finalTargets = Copies.list(finalTargets);
+    }
+
+    /** As {@link Copies#sortedMap}, without a tree for the usual single geo tag. */
+    private static Map<String, List<String>> sortedCopy(Map<String, List<String>> map) {
+      if (map != null && map.size() == 1) {
+        Map.Entry<String, List<String>> only = map.entrySet().iterator().next();
+        if (only.getKey() != null && only.getValue() != null) {
+          return Map.of(only.getKey(), only.getValue());
+        }
+      }
+      return Copies.sortedMap(map);
     }
   }
 

@@ -10,7 +10,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Engine-wide Gslb settings, the counterparts of k8gb's operator configuration.
@@ -51,12 +50,9 @@ public record GslbSettings(
    */
   public static final Duration DEFAULT_SPLIT_BRAIN_THRESHOLD = Duration.ofSeconds(300);
 
-  /** A geo tag: letters, digits and {@code -} (k8gb's {@code ^[a-zA-Z\-\d]+$}). */
-  static final Pattern GEO_TAG = Pattern.compile("[a-zA-Z0-9-]+");
-
   public GslbSettings {
     geoTag = geoTag == null || geoTag.isBlank() ? null : geoTag.strip();
-    if (geoTag != null && !GEO_TAG.matcher(geoTag).matches()) {
+    if (geoTag != null && !isGeoTag(geoTag)) {
       throw new IllegalArgumentException(
           "engine.gslb.geo-tag may hold only letters, digits and '-', got '" + geoTag + "'");
     }
@@ -121,17 +117,56 @@ public record GslbSettings(
         DEFAULT_SPLIT_BRAIN_THRESHOLD);
   }
 
-  /** True when {@code host} (normalised) lies in one of the zones, or no zone is configured. */
+  /**
+   * True when {@code text} is a geo tag: one or more ASCII letters, digits and {@code -} (k8gb's
+   * {@code ^[a-zA-Z\-\d]+$}).
+   */
+  static boolean isGeoTag(String text) {
+    if (text.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (!((c >= 'a' && c <= 'z')
+          || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9')
+          || c == '-')) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * True when {@code host} lies in one of the zones ({@link Hostnames#isInZone}), or no zone is
+   * configured. The zones are normalised already, so only the host is (when it needs it).
+   */
   public boolean inZones(String host) {
     if (zones.isEmpty()) {
       return true;
     }
+    String name = isNormalised(host) ? host : Hostnames.normalise(host);
     for (String zone : zones) {
-      if (Hostnames.isInZone(host, zone)) {
+      int below = name.length() - zone.length();
+      if (name.endsWith(zone) && (below == 0 || (below > 0 && name.charAt(below - 1) == '.'))) {
         return true;
       }
     }
     return false;
+  }
+
+  /** True when {@link Hostnames#normalise} would return the name unchanged. */
+  private static boolean isNormalised(String name) {
+    if (name.endsWith(".")) {
+      return false;
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c >= 'A' && c <= 'Z') {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** A copy with other zones, for tests and the local stack. */

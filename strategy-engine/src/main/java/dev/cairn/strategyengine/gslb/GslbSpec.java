@@ -31,8 +31,8 @@ record GslbSpec(
    */
   record Validated(GslbSpec spec, List<Problem> blocking, List<Problem> notes) {
     Validated {
-      blocking = List.copyOf(blocking);
-      notes = List.copyOf(notes);
+      blocking = blocking.isEmpty() ? List.of() : List.copyOf(blocking);
+      notes = notes.isEmpty() ? List.of() : List.copyOf(notes);
     }
   }
 
@@ -91,20 +91,25 @@ record GslbSpec(
               "weights are only allowed with the roundRobin strategy, not " + type));
     }
     for (Map.Entry<String, Integer> entry : weights.entrySet()) {
-      String field = "spec.strategy.weight[" + entry.getKey() + "]";
-      if (!GslbSettings.GEO_TAG.matcher(entry.getKey()).matches()) {
-        blocking.add(
-            new Problem(field, entry.getKey(), "a geo tag may hold only letters, digits and '-'"));
-      }
+      String tag = entry.getKey();
       Integer weight = entry.getValue();
-      if (weight == null || weight < 0 || weight > MAX_WEIGHT) {
+      boolean tagValid = GslbSettings.isGeoTag(tag);
+      boolean weightValid = weight != null && weight >= 0 && weight <= MAX_WEIGHT;
+      if (tagValid && weightValid) {
+        continue;
+      }
+      String field = "spec.strategy.weight[" + tag + "]";
+      if (!tagValid) {
+        blocking.add(new Problem(field, tag, "a geo tag may hold only letters, digits and '-'"));
+      }
+      if (!weightValid) {
         blocking.add(
             new Problem(
                 field, String.valueOf(weight), "a weight must be between 0 and " + MAX_WEIGHT));
       }
     }
     String primary = s.primaryGeoTag() == null ? null : s.primaryGeoTag().strip();
-    if (primary != null && !primary.isEmpty() && !GslbSettings.GEO_TAG.matcher(primary).matches()) {
+    if (primary != null && !primary.isEmpty() && !GslbSettings.isGeoTag(primary)) {
       blocking.add(
           new Problem(
               "spec.strategy.primaryGeoTag",

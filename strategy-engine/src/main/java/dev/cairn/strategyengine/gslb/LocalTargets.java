@@ -1,27 +1,23 @@
 package dev.cairn.strategyengine.gslb;
 
-import dev.cairn.commonmodel.decision.DnsRecord;
-import dev.cairn.commonmodel.decision.Explanation;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.RouteState;
-import dev.cairn.commonmodel.topology.ServiceEndpoints;
 import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.validation.IpLiteral;
 import dev.cairn.commonmodel.validation.IpLiteral.Family;
 import dev.cairn.commonmodel.validation.Problem;
 import dev.cairn.strategyengine.placement.AnnotationKeys;
-import dev.cairn.strategyengine.placement.Placement;
+import dev.cairn.strategyengine.placement.CanonicalText;
+import dev.cairn.strategyengine.placement.NodeAwareTargets;
 import dev.cairn.strategyengine.placement.PlacementDecider;
 import dev.cairn.strategyengine.placement.PlacementDependencies;
 import dev.cairn.strategyengine.placement.PlacementSettings;
+import dev.cairn.strategyengine.placement.Target;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * This cluster's targets for a Gslb (the same for every host), in k8gb's precedence (k8gb.md §3.3),
@@ -81,7 +77,7 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
       case SERVICE -> fromService(servers, findings);
       case HTTP_ROUTE -> fromPlacement(servers.route(), view, placementSettings, now, findings);
       case INGRESS, EMBEDDED_INGRESS -> {
-        findings.fallbacks.add(
+        findings.fallback(
             "No local targets: the topology does not carry the load-balancer status of "
                 + (servers.kind() == Servers.Kind.INGRESS ? "an Ingress" : "an embedded ingress")
                 + "; set "
@@ -97,25 +93,35 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
   }
 
   private static LocalTargets fromAnnotation(String raw, Findings findings) {
-    String field = GslbAnnotations.field(GslbAnnotations.EXPOSED_IP_ADDRESSES);
     String source = "annotation " + GslbAnnotations.EXPOSED_IP_ADDRESSES;
     if (raw == null || raw.isBlank()) {
       findings.block(
           new Problem(
-              field,
+              GslbAnnotations.field(GslbAnnotations.EXPOSED_IP_ADDRESSES),
               raw,
               "empty; list the local addresses, or remove the annotation to use the next source"));
       return none(source);
     }
     Builder builder = new Builder();
-    String[] items = raw.split(",", -1);
-    for (int i = 0; i < items.length; i++) {
-      String item = items[i].strip();
+    // the comma-separated items, as raw.split(",", -1) gives them
+    int start = 0;
+    for (int i = 0; start <= raw.length(); i++) {
+      int comma = raw.indexOf(',', start);
+      int end = comma < 0 ? raw.length() : comma;
+      String rawItem = start == 0 && end == raw.length() ? raw : raw.substring(start, end);
+      String item = rawItem.strip();
+      start = end + 1;
+      if (CanonicalText.isCanonicalIpv4(item)) {
+        builder.addIpv4(item);
+        continue;
+      }
       Optional<IpLiteral> ip = IpLiteral.parse(item);
       if (ip.isEmpty()) {
         findings.block(
             new Problem(
-                field + "[" + i + "]", items[i], "not a strict IPv4 or IPv6 address literal"));
+                GslbAnnotations.field(GslbAnnotations.EXPOSED_IP_ADDRESSES) + "[" + i + "]",
+                rawItem,
+                "not a strict IPv4 or IPv6 address literal"));
       } else {
         builder.add(ip.get());
       }
@@ -174,73 +180,69 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
     }
     String name = route.namespace() + "/" + route.name();
     String source = "node-aware placement of HTTPRoute " + name;
-    RouteState placed = route;
-    if (route.annotations().containsKey(AnnotationKeys.ENABLED)) {
-      Map<String, String> annotations = new TreeMap<>(route.annotations());
-      annotations.remove(AnnotationKeys.ENABLED);
-      placed =
-          new RouteState(
-              route.kind(),
-              route.apiVersion(),
-              route.namespace(),
-              route.name(),
-              route.uid(),
-              route.hostnames(),
-              route.backends(),
-              annotations,
-              route.problems());
-    }
-    Map<String, ServiceEndpoints> endpoints = new HashMap<>();
-    for (String service : PlacementDecider.serviceNames(placed)) {
-      view.endpoints("Service/" + placed.namespace() + "/" + service)
-          .ifPresent(found -> endpoints.put(service, found));
-    }
-    Placement placement =
-        PlacementDecider.place(placed, endpoints, view.nodes(), view.resolutions(), settings, now);
-    Explanation explanation = placement.decision().explanation();
-    findings.zones.addAll(explanation.zones());
-    findings.candidateNodes.addAll(explanation.candidateNodes());
+    String services = "Service/" + route.namespace() + "/";
+    NodeAwareTargets placement =
+        PlacementDecider.nodeAwareTargets(
+            route,
+            service -> view.endpoints(services + service).orElse(null),
+            view.nodes(),
+            view.resolutions(),
+            settings,
+            now);
+    findings.zones = placement.zones();
+    findings.candidateNodes = placement.candidateNodes();
     Builder builder = new Builder();
-    LinkedHashSet<String> hostTargets = new LinkedHashSet<>();
-    for (DnsRecord record : placement.decision().records()) {
-      for (String target : record.targets()) {
-        Optional<IpLiteral> ip = IpLiteral.parse(target);
-        if (ip.isPresent()) {
-          builder.add(ip.get());
-        } else {
-          hostTargets.add(target);
-        }
+    for (Target target : placement.targets()) {
+      // canonical literals for A and AAAA; a CNAME target is a host name, never an IP literal
+      switch (target.type()) {
+        case A -> builder.addIpv4(target.value());
+        case AAAA -> builder.addIpv6(target.value());
+        case CNAME ->
+            findings.skip(
+                "placement target " + target.value(),
+                "a host name cannot be a local target; set "
+                    + AnnotationKeys.RESOLVE_TARGET_HOSTNAMES
+                    + " so the prober resolves it");
       }
-    }
-    for (String host : hostTargets) {
-      findings.skip(
-          "placement target " + host,
-          "a host name cannot be a local target; set "
-              + AnnotationKeys.RESOLVE_TARGET_HOSTNAMES
-              + " so the prober resolves it");
     }
     TagTargets targets = builder.build();
     if (targets.isEmpty()) {
-      findings.fallbacks.add(
-          "No local targets from the placement of HTTPRoute "
-              + name
-              + ": "
-              + explanation.summary());
+      findings.fallback(
+          "No local targets from the placement of HTTPRoute " + name + ": " + placement.summary());
     }
     return new LocalTargets(targets, source, placement.dependencies());
   }
 
   /** Collects canonical addresses per family, without duplicates, in order. */
   private static final class Builder {
-    private final LinkedHashSet<String> ipv4 = new LinkedHashSet<>();
-    private final LinkedHashSet<String> ipv6 = new LinkedHashSet<>();
+    private final List<String> ipv4 = new ArrayList<>(2);
+    private List<String> ipv6 = List.of();
 
     void add(IpLiteral ip) {
-      (ip.family() == Family.IPV4 ? ipv4 : ipv6).add(ip.text());
+      if (ip.family() == Family.IPV4) {
+        addIpv4(ip.text());
+      } else {
+        addIpv6(ip.text());
+      }
+    }
+
+    void addIpv4(String canonical) {
+      if (!ipv4.contains(canonical)) {
+        ipv4.add(canonical);
+      }
+    }
+
+    void addIpv6(String canonical) {
+      if (ipv6.isEmpty()) {
+        ipv6 = new ArrayList<>(2);
+      }
+      if (!ipv6.contains(canonical)) {
+        ipv6.add(canonical);
+      }
     }
 
     TagTargets build() {
-      return new TagTargets(new ArrayList<>(ipv4), new ArrayList<>(ipv6));
+      return new TagTargets(List.copyOf(ipv4), List.copyOf(ipv6));
     }
   }
 }

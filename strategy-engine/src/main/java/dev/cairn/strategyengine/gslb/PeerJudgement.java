@@ -5,10 +5,10 @@ import dev.cairn.commonmodel.health.PeerAnswer;
 import dev.cairn.commonmodel.health.ProbeStatus;
 import dev.cairn.commonmodel.validation.IpLiteral;
 import dev.cairn.commonmodel.validation.IpLiteral.Family;
+import dev.cairn.strategyengine.placement.CanonicalText;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -43,7 +43,7 @@ public record PeerJudgement(
     Objects.requireNonNull(verdict, "verdict");
     Objects.requireNonNull(targets, "targets");
     Objects.requireNonNull(reason, "reason");
-    skipped = List.copyOf(skipped);
+    skipped = skipped.isEmpty() ? List.of() : List.copyOf(skipped);
   }
 
   /** The peer's geo tag. */
@@ -70,7 +70,7 @@ public record PeerJudgement(
           "the answer carries this cluster's own geo tag " + me + "; it is not a peer",
           List.of());
     }
-    if (!GslbSettings.GEO_TAG.matcher(tag).matches()) {
+    if (!GslbSettings.isGeoTag(tag)) {
       return new PeerJudgement(
           answer,
           PeerVerdict.INVALID,
@@ -79,7 +79,7 @@ public record PeerJudgement(
           "geo tag '" + tag + "' may hold only letters, digits and '-'",
           List.of());
     }
-    List<Skipped> skipped = new ArrayList<>();
+    List<Skipped> skipped = new ArrayList<>(0);
     TagTargets last =
         new TagTargets(
             canonical(answer, "ipv4", answer.ipv4(), Family.IPV4, skipped),
@@ -102,7 +102,7 @@ public record PeerJudgement(
           PeerVerdict.ANSWERED,
           last,
           null,
-          "answered with " + last.all().size() + " target(s)",
+          "answered with " + last.size() + " target(s)",
           skipped);
     }
     Instant lastSuccess = answer.lastSuccess();
@@ -162,25 +162,43 @@ public record PeerJudgement(
         PeerVerdict.TRUSTED,
         last,
         until,
-        trust + " with " + last.all().size() + " target(s)",
+        trust + " with " + last.size() + " target(s)",
         skipped);
   }
 
+  /**
+   * The canonical, distinct, string-sorted literals of one family in a list; the others are
+   * skipped.
+   */
   private static List<String> canonical(
       PeerAnswer answer, String field, List<String> values, Family family, List<Skipped> skipped) {
-    LinkedHashSet<String> found = new LinkedHashSet<>();
-    for (int i = 0; i < values.size(); i++) {
+    int size = values.size();
+    if (size == 0) {
+      return List.of();
+    }
+    String[] found = new String[size];
+    int count = 0;
+    for (int i = 0; i < size; i++) {
       String value = values.get(i);
-      Optional<IpLiteral> ip = IpLiteral.parse(value);
-      if (ip.isEmpty() || ip.get().family() != family) {
+      String text = canonicalText(value, family);
+      if (text == null) {
         skipped.add(
             new Skipped(
                 "peer " + answer.geoTag() + " " + field + "[" + i + "] '" + value + "'",
                 "not a strict " + (family == Family.IPV4 ? "IPv4" : "IPv6") + " literal"));
       } else {
-        found.add(ip.get().text());
+        found[count++] = text;
       }
     }
-    return found.stream().sorted().toList();
+    return TargetLists.sortedDistinct(found, count);
+  }
+
+  /** The canonical text of a literal of {@code family}, {@code null} when it is not one. */
+  static String canonicalText(String value, Family family) {
+    if (family == Family.IPV4 && CanonicalText.isCanonicalIpv4(value)) {
+      return value;
+    }
+    Optional<IpLiteral> ip = IpLiteral.parse(value);
+    return ip.isPresent() && ip.get().family() == family ? ip.get().text() : null;
   }
 }

@@ -1,10 +1,8 @@
 package dev.cairn.strategyengine.gslb;
 
 import dev.cairn.commonmodel.validation.IpLiteral.Family;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -26,6 +24,8 @@ record RoundRobin(Map<String, Integer> weights) implements Strategy {
   /** The spelling of this strategy. */
   static final String TYPE = "roundRobin";
 
+  private static final Map<String, String> UNWEIGHTED = Strategy.labelsOf(TYPE);
+
   RoundRobin {
     weights = Map.copyOf(weights);
   }
@@ -44,12 +44,12 @@ record RoundRobin(Map<String, Integer> weights) implements Strategy {
   @Override
   public Map<String, String> labels(
       SortedMap<String, TagTargets> chosen, Family family, List<String> notes) {
+    if (weights.isEmpty()) {
+      return UNWEIGHTED;
+    }
     Map<String, String> labels = new TreeMap<>();
     labels.put(STRATEGY_LABEL, TYPE);
-    if (weights.isEmpty()) {
-      return labels;
-    }
-    Set<String> labelled = new HashSet<>();
+    LabelledTargets labelled = new LabelledTargets();
     for (Map.Entry<String, TagTargets> entry : chosen.entrySet()) {
       String tag = entry.getKey();
       List<String> targets = entry.getValue().of(family);
@@ -78,7 +78,7 @@ record RoundRobin(Map<String, Integer> weights) implements Strategy {
                   + " already has a weight label from another geo tag; the first is kept");
           continue;
         }
-        labels.put("weight-" + tag + "-" + i + "-" + weight, ip);
+        labels.put("weight-" + tag + "-" + i + "-" + weight.intValue(), ip);
       }
     }
     return labels;

@@ -14,15 +14,28 @@ import java.util.TreeMap;
  */
 record Selection(Branch branch, SortedMap<String, TagTargets> chosen) {
 
+  /**
+   * Takes over {@code chosen}, which a strategy builds for this selection alone; only when some tag
+   * has no target is it copied without those tags.
+   */
   Selection {
     Objects.requireNonNull(branch, "branch");
-    TreeMap<String, TagTargets> copy = new TreeMap<>();
-    chosen.forEach(
-        (tag, targets) -> {
-          if (!targets.isEmpty()) {
-            copy.put(tag, targets);
-          }
-        });
-    chosen = Collections.unmodifiableSortedMap(copy);
+    chosen = Collections.unmodifiableSortedMap(withTargets(chosen));
+  }
+
+  private static SortedMap<String, TagTargets> withTargets(SortedMap<String, TagTargets> chosen) {
+    for (TagTargets targets : chosen.values()) {
+      if (targets.isEmpty()) {
+        TreeMap<String, TagTargets> copy = new TreeMap<>();
+        chosen.forEach(
+            (tag, some) -> {
+              if (!some.isEmpty()) {
+                copy.put(tag, some);
+              }
+            });
+        return copy;
+      }
+    }
+    return chosen;
   }
 }

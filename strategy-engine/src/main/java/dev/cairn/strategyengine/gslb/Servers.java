@@ -1,5 +1,6 @@
 package dev.cairn.strategyengine.gslb;
 
+import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.GslbResourceRef;
 import dev.cairn.commonmodel.topology.GslbState;
@@ -7,15 +8,13 @@ import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.validation.Hostnames;
 import dev.cairn.commonmodel.validation.Problem;
+import dev.cairn.strategyengine.placement.CanonicalText;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SortedMap;
-import java.util.TreeMap;
 
 /**
  * The hosts of a Gslb and the Services behind each (k8gb's servers, k8gb.md §3.1), found from the
@@ -25,24 +24,51 @@ import java.util.TreeMap;
  * @param route the referenced Ingress or HTTPRoute, {@code null} otherwise or when not found
  * @param service the referenced Service, {@code null} otherwise or when not found
  * @param serviceKey the referenced Service's key, {@code null} unless the kind is a Service
- * @param hosts host (normalised) to where it was found and its Services, sorted by host
+ * @param hosts the hosts (normalised), where each was found and its Services, sorted by host
  */
 record Servers(
-    Kind kind,
-    RouteState route,
-    ServiceState service,
-    String serviceKey,
-    SortedMap<String, Server> hosts) {
+    Kind kind, RouteState route, ServiceState service, String serviceKey, List<Server> hosts) {
 
   /**
    * One host.
    *
+   * @param host the host, normalised
    * @param field where the host was first found, for problems
    * @param services the keys ({@code Service/<ns>/<name>}) of the Services behind it, in order
+   * @param refs the same Services as status references, in the same order
    */
-  record Server(String field, List<String> services) {
+  record Server(
+      String host, String field, List<String> services, List<GslbStatus.ServiceRef> refs) {
     Server {
       services = List.copyOf(services);
+      refs = List.copyOf(refs);
+    }
+
+    /** This host with more Services: the union, in order of first appearance. */
+    Server with(Backends more) {
+      List<String> keys = new ArrayList<>(services);
+      List<GslbStatus.ServiceRef> moreRefs = new ArrayList<>(refs);
+      for (int i = 0; i < more.keys().size(); i++) {
+        if (!keys.contains(more.keys().get(i))) {
+          keys.add(more.keys().get(i));
+          moreRefs.add(more.refs().get(i));
+        }
+      }
+      return new Server(host, field, keys, moreRefs);
+    }
+  }
+
+  /**
+   * The Services behind a host, as keys and as status references in the same order.
+   *
+   * @param keys {@code Service/<ns>/<name>}, without duplicates
+   * @param refs the same as references
+   */
+  record Backends(List<String> keys, List<GslbStatus.ServiceRef> refs) {
+    static Backends of(String namespace, String name) {
+      return new Backends(
+          List.of("Service/" + namespace + "/" + name),
+          List.of(new GslbStatus.ServiceRef(namespace, name)));
     }
   }
 
@@ -64,11 +90,25 @@ record Servers(
     }
   }
 
+  private static final Comparator<Server> BY_HOST = (a, b) -> a.host().compareTo(b.host());
+
   static final String INGRESS_GROUP = "networking.k8s.io/";
   static final String GATEWAY_GROUP = "gateway.networking.k8s.io/";
 
   Servers {
-    hosts = Collections.unmodifiableSortedMap(new TreeMap<>(hosts));
+    hosts = List.copyOf(hosts);
+  }
+
+  /** The hosts, joined with {@code ", "} as k8gb writes them in the status. */
+  String hostList() {
+    if (hosts.size() == 1) {
+      return hosts.get(0).host();
+    }
+    StringBuilder text = new StringBuilder(40 * hosts.size());
+    for (Server server : hosts) {
+      text.append(text.length() == 0 ? "" : ", ").append(server.host());
+    }
+    return text.toString();
   }
 
   /**
@@ -179,7 +219,7 @@ record Servers(
       return collector.finish(kind, null, null, null, "spec.resourceRef");
     }
     RouteState route = found.get();
-    List<String> services = collector.services(key, route.namespace(), route.backends());
+    Backends services = collector.services(key, route.namespace(), route.backends());
     String field = kind == Kind.HTTP_ROUTE ? key + " spec.hostnames" : key + " hosts";
     List<String> hostnames = route.hostnames();
     for (int i = 0; i < hostnames.size(); i++) {
@@ -198,8 +238,9 @@ record Servers(
       GslbView view,
       Collector collector,
       Findings findings) {
-    String key = "Service/" + namespace + "/" + name;
-    findings.services.add(key);
+    Backends backends = Backends.of(namespace, name);
+    String key = backends.keys().get(0);
+    findings.service(key);
     String host = gslb.annotations().get(GslbAnnotations.HOSTNAME);
     if (host == null || host.isBlank()) {
       findings.block(
@@ -209,7 +250,7 @@ record Servers(
               "a Gslb whose resourceRef is a Service needs its host in this annotation"));
       return null;
     }
-    collector.add(GslbAnnotations.field(GslbAnnotations.HOSTNAME), host, List.of(key));
+    collector.add(GslbAnnotations.field(GslbAnnotations.HOSTNAME), host, backends);
     ServiceState service = view.service(key).orElse(null);
     return collector.finish(
         Kind.SERVICE, null, service, key, GslbAnnotations.field(GslbAnnotations.HOSTNAME));
@@ -239,24 +280,24 @@ record Servers(
 
     private final GslbSettings settings;
     private final Findings findings;
-    private final TreeMap<String, LinkedHashSet<String>> hosts = new TreeMap<>();
-    private final Map<String, String> fields = new HashMap<>();
-    private final List<String> outside = new ArrayList<>();
+    private final List<Server> hosts = new ArrayList<>(2);
+    private Map<String, Integer> index;
+    private List<String> outside = List.of();
 
     Collector(GslbSettings settings, Findings findings) {
       this.settings = settings;
       this.findings = findings;
     }
 
-    /** The Service keys of a list of backends, skipping what cannot be a Service. */
-    List<String> services(String owner, String namespace, List<BackendRef> backends) {
-      LinkedHashSet<String> keys = new LinkedHashSet<>();
+    /** The Services of a list of backends, skipping what cannot be a Service. */
+    Backends services(String owner, String namespace, List<BackendRef> backends) {
+      List<String> keys = new ArrayList<>(backends.size());
+      List<GslbStatus.ServiceRef> refs = new ArrayList<>(backends.size());
       for (int i = 0; i < backends.size(); i++) {
         BackendRef ref = backends.get(i);
-        String input = owner + " backend[" + i + "] " + ref.name();
         if (!ref.isService()) {
           findings.skip(
-              input,
+              owner + " backend[" + i + "] " + ref.name(),
               "kind "
                   + (ref.group() == null || ref.group().isEmpty() ? "" : ref.group() + "/")
                   + ref.kind()
@@ -267,18 +308,23 @@ record Servers(
             ref.namespace() == null || ref.namespace().isEmpty() ? namespace : ref.namespace();
         if (!backendNamespace.equals(namespace)) {
           findings.skip(
-              input,
+              owner + " backend[" + i + "] " + ref.name(),
               "namespace "
                   + backendNamespace
                   + " is not the object's; cross-namespace backends are not supported");
           continue;
         }
-        keys.add("Service/" + namespace + "/" + ref.name().strip());
+        String name = ref.name().strip();
+        String key = "Service/" + namespace + "/" + name;
+        if (!keys.contains(key)) {
+          keys.add(key);
+          refs.add(new GslbStatus.ServiceRef(namespace, name));
+        }
       }
-      return List.copyOf(keys);
+      return new Backends(List.copyOf(keys), List.copyOf(refs));
     }
 
-    void add(String field, String raw, List<String> services) {
+    void add(String field, String raw, Backends services) {
       String text = raw == null ? "" : raw.strip();
       if (text.isEmpty()) {
         findings.note(new Problem(field, raw, "the host is empty; it is left out"));
@@ -293,14 +339,22 @@ record Servers(
                     + " it); it is left out"));
         return;
       }
-      Optional<Problem> problem = Hostnames.check(field, text);
-      if (problem.isPresent()) {
-        Problem p = problem.get();
-        findings.note(new Problem(p.field(), p.value(), p.reason() + "; the host is left out"));
-        return;
+      String host;
+      if (CanonicalText.isCanonicalHostname(text)) {
+        host = text;
+      } else {
+        Optional<Problem> problem = Hostnames.check(field, text);
+        if (problem.isPresent()) {
+          Problem p = problem.get();
+          findings.note(new Problem(p.field(), p.value(), p.reason() + "; the host is left out"));
+          return;
+        }
+        host = Hostnames.normalise(text);
       }
-      String host = Hostnames.normalise(text);
       if (!settings.inZones(host)) {
+        if (outside.isEmpty()) {
+          outside = new ArrayList<>();
+        }
         outside.add(host);
         findings.note(
             new Problem(
@@ -311,9 +365,35 @@ record Servers(
                     + " (engine.gslb.zones); the host is left out"));
         return;
       }
-      hosts.computeIfAbsent(host, h -> new LinkedHashSet<>()).addAll(services);
-      fields.putIfAbsent(host, field);
-      findings.services.addAll(services);
+      int known = indexOf(host);
+      if (known < 0) {
+        hosts.add(new Server(host, field, services.keys(), services.refs()));
+        if (index != null) {
+          index.put(host, hosts.size() - 1);
+        }
+      } else {
+        hosts.set(known, hosts.get(known).with(services));
+      }
+      findings.services(services.keys());
+    }
+
+    /** Where {@code host} is in {@link #hosts}, -1 if not yet; indexed once there are many. */
+    private int indexOf(String host) {
+      if (index == null && hosts.size() > 8) {
+        index = new HashMap<>();
+        for (int i = 0; i < hosts.size(); i++) {
+          index.put(hosts.get(i).host(), i);
+        }
+      }
+      if (index != null) {
+        return index.getOrDefault(host, -1);
+      }
+      for (int i = 0; i < hosts.size(); i++) {
+        if (hosts.get(i).host().equals(host)) {
+          return i;
+        }
+      }
+      return -1;
     }
 
     Servers finish(
@@ -327,11 +407,8 @@ record Servers(
                     + String.join(", ", settings.zones())
                     + " (engine.gslb.zones)"));
       }
-      TreeMap<String, Server> result = new TreeMap<>();
-      for (Map.Entry<String, LinkedHashSet<String>> e : hosts.entrySet()) {
-        result.put(e.getKey(), new Server(fields.get(e.getKey()), List.copyOf(e.getValue())));
-      }
-      return new Servers(kind, route, service, serviceKey, result);
+      hosts.sort(BY_HOST);
+      return new Servers(kind, route, service, serviceKey, hosts);
     }
   }
 }

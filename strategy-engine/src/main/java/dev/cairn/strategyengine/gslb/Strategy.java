@@ -1,6 +1,7 @@
 package dev.cairn.strategyengine.gslb;
 
 import dev.cairn.commonmodel.validation.IpLiteral.Family;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -41,17 +42,19 @@ sealed interface Strategy permits RoundRobin, Failover, GeoIp {
   Map<String, String> labels(
       SortedMap<String, TagTargets> chosen, Family family, List<String> notes);
 
+  /** The labels of a record that carries only the strategy's name, sorted and unmodifiable. */
+  static SortedMap<String, String> labelsOf(String type) {
+    return Collections.unmodifiableSortedMap(new TreeMap<>(Map.of(STRATEGY_LABEL, type)));
+  }
+
   /** roundRobin and geoip: own targets (if serving) plus every serving peer's. */
   static Selection union(
       String me, boolean serving, TagTargets local, SortedMap<String, TagTargets> peers) {
     SortedMap<String, TagTargets> chosen = new TreeMap<>();
-    if (serving) {
-      chosen.put(me, local);
-    }
-    if (peers.isEmpty()) {
-      return new Selection(Branch.NO_PEERS, chosen);
-    }
     chosen.putAll(peers);
-    return new Selection(Branch.ALL_CLUSTERS, chosen);
+    if (serving) {
+      chosen.putIfAbsent(me, local); // a peer's entry under this cluster's tag wins, as in putAll
+    }
+    return new Selection(peers.isEmpty() ? Branch.NO_PEERS : Branch.ALL_CLUSTERS, chosen);
   }
 }

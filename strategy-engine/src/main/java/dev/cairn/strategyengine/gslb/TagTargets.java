@@ -1,7 +1,6 @@
 package dev.cairn.strategyengine.gslb;
 
 import dev.cairn.commonmodel.validation.IpLiteral.Family;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,11 +31,13 @@ public record TagTargets(List<String> ipv4, List<String> ipv6) {
     return family == Family.IPV4 ? ipv4 : ipv6;
   }
 
-  /** Every target, IPv4 first. */
+  /** Every target, IPv4 first, as an unmodifiable list. */
   public List<String> all() {
-    List<String> all = new ArrayList<>(ipv4.size() + ipv6.size());
-    all.addAll(ipv4);
-    all.addAll(ipv6);
-    return all;
+    return TargetLists.concat(ipv4, ipv6);
+  }
+
+  /** The number of targets. */
+  public int size() {
+    return ipv4.size() + ipv6.size();
   }
 }

@@ -20,7 +20,14 @@ public final class DnsEndpointName {
   /** The longest part of the route name kept: 63 - len("httproute--") - 8. */
   public static final int MAX_ROUTE_PART = 44;
 
-  private static final MessageDigest SHA1 = sha1();
+  /**
+   * One digest per thread, reset by each use: cloning a shared prototype per name cost as much as
+   * the hashing itself.
+   */
+  private static final ThreadLocal<MessageDigest> SHA1 =
+      ThreadLocal.withInitial(DnsEndpointName::sha1);
+
+  private static final HexFormat HEX = HexFormat.of();
 
   private DnsEndpointName() {}
 
@@ -55,14 +62,8 @@ public final class DnsEndpointName {
   }
 
   private static String sha1Prefix(String text) {
-    MessageDigest digest;
-    try {
-      digest = (MessageDigest) SHA1.clone();
-    } catch (CloneNotSupportedException e) {
-      digest = sha1();
-    }
-    byte[] hash = digest.digest(text.getBytes(StandardCharsets.UTF_8));
-    return HexFormat.of().formatHex(hash, 0, 4);
+    byte[] hash = SHA1.get().digest(text.getBytes(StandardCharsets.UTF_8));
+    return HEX.formatHex(hash, 0, 4);
   }
 
   private static MessageDigest sha1() {

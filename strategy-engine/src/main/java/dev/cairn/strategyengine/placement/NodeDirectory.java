@@ -18,10 +18,9 @@ import java.util.TreeMap;
  */
 public final class NodeDirectory implements NodeView {
 
-  private final Map<String, NodeState> nodes = new HashMap<>();
+  private final Map<String, Known> nodes = new HashMap<>();
   private final Map<String, TreeMap<String, NodeState>> ingressByZone = new HashMap<>();
   private final TreeMap<String, NodeState> ingress = new TreeMap<>();
-  private final Map<String, CachedTargets> targets = new HashMap<>();
 
   /** A directory holding the given nodes. */
   public static NodeDirectory of(Collection<NodeState> nodes) {
@@ -33,7 +32,7 @@ public final class NodeDirectory implements NodeView {
   /** Adds or replaces a node. */
   public void put(NodeState node) {
     remove(node.name());
-    nodes.put(node.name(), node);
+    nodes.put(node.name(), new Known(node));
     if (node.ingress()) {
       ingress.put(node.name(), node);
       String zone = NodeView.zoneOf(node);
@@ -45,8 +44,8 @@ public final class NodeDirectory implements NodeView {
 
   /** Removes a node; unknown names are ignored. */
   public void remove(String name) {
-    NodeState old = nodes.remove(name);
-    targets.remove(name);
+    Known known = nodes.remove(name);
+    NodeState old = known == null ? null : known.node;
     if (old == null || !old.ingress()) {
       return;
     }
@@ -70,7 +69,8 @@ public final class NodeDirectory implements NodeView {
 
   @Override
   public Optional<NodeState> node(String name) {
-    return Optional.ofNullable(nodes.get(name));
+    Known known = nodes.get(name);
+    return known == null ? Optional.empty() : Optional.of(known.node);
   }
 
   @Override
@@ -86,16 +86,25 @@ public final class NodeDirectory implements NodeView {
 
   @Override
   public NodeTargets targets(NodeState node, Set<Family> families) {
-    if (nodes.get(node.name()) != node) {
+    Known known = nodes.get(node.name());
+    if (known == null || known.node != node) {
       return NodeTargets.of(node, families);
     }
-    CachedTargets cached = targets.get(node.name());
-    if (cached == null || !cached.families().equals(families)) {
-      cached = new CachedTargets(EnumSet.copyOf(families), NodeTargets.of(node, families));
-      targets.put(node.name(), cached);
+    if (known.targets == null || !known.families.equals(families)) {
+      known.families = EnumSet.copyOf(families);
+      known.targets = NodeTargets.of(node, families);
     }
-    return cached.targets();
+    return known.targets;
   }
 
-  private record CachedTargets(Set<Family> families, NodeTargets targets) {}
+  /** A node held, with its targets for the families last asked, computed on first use. */
+  private static final class Known {
+    final NodeState node;
+    Set<Family> families;
+    NodeTargets targets;
+
+    Known(NodeState node) {
+      this.node = node;
+    }
+  }
 }

@@ -32,6 +32,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Decides the DNSEndpoint of an HTTPRoute from where its backends run: the k8s-direct-dns reconcile
@@ -73,7 +74,7 @@ public final class PlacementDecider {
   /** direct-dns's default record TTL. */
   public static final long DEFAULT_TTL_SECONDS = 1;
 
-  private static final Comparator<NodeState> BY_NAME = Comparator.comparing(NodeState::name);
+  private static final Comparator<NodeState> BY_NAME = (a, b) -> a.name().compareTo(b.name());
 
   private PlacementDecider() {}
 
@@ -106,19 +107,63 @@ public final class PlacementDecider {
       ResolutionLookup hostnameResolutions,
       PlacementSettings settings,
       Instant now) {
+    checkRoute(route);
+    Objects.requireNonNull(endpointsByService, "endpointsByService");
+    Run run = run(route, endpointsByService::get, nodes, hostnameResolutions, settings, now, false);
+    return run.placement(run.place());
+  }
+
+  /**
+   * The targets a route's placement chooses, for a Gslb's node-aware local targets: {@link #place}
+   * without the route's own DNSEndpoint (its name and records are not built) and with the route's
+   * {@link AnnotationKeys#ENABLED} switch ignored, so that the route's own record can be switched
+   * off while a Gslb owns its names.
+   *
+   * @param route an HTTPRoute
+   * @param endpoints the endpoints of a backend Service of the route's namespace by name, {@code
+   *     null} when the Service has none; asked only for the names {@link #serviceNames} gives
+   * @param nodes the cluster's nodes
+   * @param hostnameResolutions the prober's resolutions
+   * @param settings the engine settings
+   * @param now the evaluation time (only compared with resolution expiry)
+   */
+  public static NodeAwareTargets nodeAwareTargets(
+      RouteState route,
+      Function<String, ServiceEndpoints> endpoints,
+      NodeView nodes,
+      ResolutionLookup hostnameResolutions,
+      PlacementSettings settings,
+      Instant now) {
+    checkRoute(route);
+    Objects.requireNonNull(endpoints, "endpoints");
+    Run run = run(route, endpoints, nodes, hostnameResolutions, settings, now, true);
+    return run.nodeAwareTargets(run.place());
+  }
+
+  private static Run run(
+      RouteState route,
+      Function<String, ServiceEndpoints> endpoints,
+      NodeView nodes,
+      ResolutionLookup hostnameResolutions,
+      PlacementSettings settings,
+      Instant now,
+      boolean ignoreEnabled) {
+    return new Run(
+        route,
+        endpoints,
+        Objects.requireNonNull(nodes, "nodes"),
+        Objects.requireNonNull(hostnameResolutions, "hostnameResolutions"),
+        Objects.requireNonNull(settings, "settings"),
+        Objects.requireNonNull(now, "now"),
+        ignoreEnabled);
+  }
+
+  private static void checkRoute(RouteState route) {
     Objects.requireNonNull(route, "route");
     if (!HTTP_ROUTE.equals(route.kind())) {
       throw new IllegalArgumentException(
           "only HTTPRoutes get a direct-dns placement, got " + route.ref());
     }
-    return new Run(
-            route,
-            Objects.requireNonNull(endpointsByService, "endpointsByService"),
-            Objects.requireNonNull(nodes, "nodes"),
-            Objects.requireNonNull(hostnameResolutions, "hostnameResolutions"),
-            Objects.requireNonNull(settings, "settings"),
-            Objects.requireNonNull(now, "now"))
-        .place();
   }
 
   /**
@@ -159,23 +204,25 @@ public final class PlacementDecider {
   private static final class Run {
 
     private final RouteState route;
-    private final Map<String, ServiceEndpoints> endpoints;
+    private final Function<String, ServiceEndpoints> endpoints;
     private final NodeView nodes;
     private final ResolutionLookup resolutions;
     private final PlacementSettings settings;
     private final Instant now;
+    private final boolean ignoreEnabled;
     private final Set<Family> families;
 
-    private final LinkedHashSet<Problem> problems = new LinkedHashSet<>();
-    private final List<Skipped> skipped = new ArrayList<>();
-    private final List<String> fallbacks = new ArrayList<>();
+    // created on first use: most placements find no problem, skip nothing and take no fallback
+    private Set<Problem> problems;
+    private List<Skipped> skipped;
+    private List<String> fallbacks;
     private final List<String> backends = new ArrayList<>();
     private final TreeSet<String> zones = new TreeSet<>();
     private final LinkedHashSet<String> candidateNodes = new LinkedHashSet<>();
 
     private final TreeSet<String> depServices = new TreeSet<>();
     private final TreeSet<String> depNodes = new TreeSet<>();
-    private final TreeSet<String> depResolutions = new TreeSet<>();
+    private TreeSet<String> depResolutions;
     private boolean depFallback;
 
     private boolean resolve;
@@ -185,27 +232,32 @@ public final class PlacementDecider {
 
     Run(
         RouteState route,
-        Map<String, ServiceEndpoints> endpoints,
+        Function<String, ServiceEndpoints> endpoints,
         NodeView nodes,
         ResolutionLookup resolutions,
         PlacementSettings settings,
-        Instant now) {
+        Instant now,
+        boolean ignoreEnabled) {
       this.route = route;
       this.endpoints = endpoints;
       this.nodes = nodes;
       this.resolutions = resolutions;
       this.settings = settings;
       this.now = now;
+      this.ignoreEnabled = ignoreEnabled;
       this.families = settings.families();
-      problems.addAll(route.problems());
+      for (Problem problem : route.problems()) {
+        problem(problem);
+      }
     }
 
-    Placement place() {
-      String enabled = annotation(AnnotationKeys.ENABLED);
+    /** The pipeline; its outcome is packaged by {@link #placement} or {@link #nodeAwareTargets}. */
+    Outcome place() {
+      String enabled = ignoreEnabled ? null : annotation(AnnotationKeys.ENABLED);
       if (enabled != null && !enabled.isBlank()) {
         Optional<Boolean> parsed = Flags.parse(enabled);
         if (parsed.isEmpty()) {
-          problems.add(
+          problem(
               new Problem(
                   AnnotationKeys.field(AnnotationKeys.ENABLED),
                   enabled,
@@ -240,6 +292,27 @@ public final class PlacementDecider {
       return pinned.isEmpty() ? placeByZone(hostnames, services) : placePinned(hostnames, pinned);
     }
 
+    private void problem(Problem problem) {
+      if (problems == null) {
+        problems = new LinkedHashSet<>();
+      }
+      problems.add(problem);
+    }
+
+    private void skip(Skipped skip) {
+      if (skipped == null) {
+        skipped = new ArrayList<>();
+      }
+      skipped.add(skip);
+    }
+
+    private void fallback(String line) {
+      if (fallbacks == null) {
+        fallbacks = new ArrayList<>(1);
+      }
+      fallbacks.add(line);
+    }
+
     // ---------------------------------------------------------------- inputs of the route
 
     private String annotation(String key) {
@@ -247,7 +320,7 @@ public final class PlacementDecider {
     }
 
     private List<String> hostnames() {
-      TreeSet<String> names = new TreeSet<>();
+      List<String> names = new ArrayList<>(route.hostnames().size());
       List<String> spec = route.hostnames();
       for (int i = 0; i < spec.size(); i++) {
         addHostname(names, "spec.hostnames[" + i + "]", spec.get(i));
@@ -259,10 +332,10 @@ public final class PlacementDecider {
           addHostname(names, field, part);
         }
       }
-      return List.copyOf(names);
+      return sortedDistinct(names);
     }
 
-    private void addHostname(Set<String> names, String field, String raw) {
+    private void addHostname(List<String> names, String field, String raw) {
       if (raw == null) {
         return;
       }
@@ -270,28 +343,32 @@ public final class PlacementDecider {
       if (text.isEmpty()) {
         return;
       }
+      if (CanonicalText.isCanonicalHostname(text)) {
+        names.add(text);
+        return;
+      }
       Optional<Problem> problem = Hostnames.checkPattern(field, text);
       if (problem.isPresent()) {
-        problems.add(problem.get());
-        skipped.add(new Skipped("hostname '" + text + "'", problem.get().reason()));
+        problem(problem.get());
+        skip(new Skipped("hostname '" + text + "'", problem.get().reason()));
         return;
       }
       names.add(Hostnames.normalise(text));
     }
 
     private List<String> backendServices() {
-      TreeSet<String> names = new TreeSet<>();
       List<BackendRef> refs = route.backends();
+      List<String> names = new ArrayList<>(refs.size());
       for (int i = 0; i < refs.size(); i++) {
         BackendRef ref = refs.get(i);
         String reason = skipReason(route, ref);
         if (reason != null) {
-          skipped.add(new Skipped("backendRef[" + i + "] " + describe(ref), reason));
+          skip(new Skipped("backendRef[" + i + "] " + describe(ref), reason));
         } else {
           names.add(ref.name().strip());
         }
       }
-      return List.copyOf(names);
+      return sortedDistinct(names);
     }
 
     private String describe(BackendRef ref) {
@@ -315,7 +392,7 @@ public final class PlacementDecider {
       }
       Optional<Long> parsed = Ttl.parse(text);
       if (parsed.isEmpty()) {
-        problems.add(
+        problem(
             new Problem(
                 AnnotationKeys.field(AnnotationKeys.TTL),
                 raw,
@@ -338,7 +415,7 @@ public final class PlacementDecider {
       }
       Optional<Duration> parsed = GoDuration.parse(raw);
       if (parsed.isEmpty()) {
-        problems.add(
+        problem(
             new Problem(
                 AnnotationKeys.field(AnnotationKeys.STALE_GRACE_PERIOD),
                 raw,
@@ -357,7 +434,7 @@ public final class PlacementDecider {
         if (parsed.isPresent()) {
           resolve = parsed.get();
         } else {
-          problems.add(
+          problem(
               new Problem(
                   AnnotationKeys.field(AnnotationKeys.RESOLVE_TARGET_HOSTNAMES),
                   raw,
@@ -371,7 +448,7 @@ public final class PlacementDecider {
       if (resolve && rawServer != null && !rawServer.isBlank()) {
         server = ResolverAddress.normalise(rawServer);
         if (!ResolverAddress.isValid(server)) {
-          problems.add(
+          problem(
               new Problem(
                   AnnotationKeys.field(AnnotationKeys.DNS_SERVER),
                   rawServer,
@@ -397,13 +474,13 @@ public final class PlacementDecider {
 
     // ---------------------------------------------------------------- target selection
 
-    private Placement placePinned(List<String> hostnames, List<String> pinned) {
+    private Outcome placePinned(List<String> hostnames, List<String> pinned) {
       depNodes.addAll(pinned);
       List<NodeState> present = new ArrayList<>();
       for (String name : pinned) {
         Optional<NodeState> node = nodes.node(name);
         if (node.isEmpty()) {
-          skipped.add(new Skipped("pinned node " + name, "node not found"));
+          skip(new Skipped("pinned node " + name, "node not found"));
         } else {
           present.add(node.get());
         }
@@ -420,15 +497,15 @@ public final class PlacementDecider {
       return publish(hostnames, targets, "pinned node(s) " + String.join(", ", candidateNodes));
     }
 
-    private Placement placeByZone(List<String> hostnames, List<String> services) {
+    private Outcome placeByZone(List<String> hostnames, List<String> services) {
       TreeSet<String> backendNodes = new TreeSet<>();
       for (String service : services) {
         String qualified = route.namespace() + "/" + service;
         depServices.add("Service/" + qualified);
         backends.add(qualified);
-        ServiceEndpoints found = endpoints.get(service);
+        ServiceEndpoints found = endpoints.apply(service);
         if (found == null || found.endpoints().isEmpty()) {
-          skipped.add(new Skipped("Service " + qualified, "no endpoints are published for it"));
+          skip(new Skipped("Service " + qualified, "no endpoints are published for it"));
           continue;
         }
         int notReady = 0;
@@ -450,7 +527,7 @@ public final class PlacementDecider {
           if (withoutNode > 0) {
             parts.add(withoutNode + " without nodeName");
           }
-          skipped.add(new Skipped("endpoints of Service " + qualified, String.join(", ", parts)));
+          skip(new Skipped("endpoints of Service " + qualified, String.join(", ", parts)));
         }
       }
       if (backendNodes.isEmpty()) {
@@ -460,11 +537,11 @@ public final class PlacementDecider {
       depNodes.addAll(backendNodes);
       for (String name : backendNodes) {
         Optional<NodeState> node = nodes.node(name);
-        String zone = node.map(NodeView::zoneOf).orElse(null);
+        String zone = node.isEmpty() ? null : NodeView.zoneOf(node.get());
         if (node.isEmpty()) {
-          skipped.add(new Skipped("backend node " + name, "node not found"));
+          skip(new Skipped("backend node " + name, "node not found"));
         } else if (zone == null) {
-          skipped.add(
+          skip(
               new Skipped(
                   "backend node " + name,
                   "no " + AnnotationKeys.ZONE_LABEL + " label on the node"));
@@ -508,7 +585,7 @@ public final class PlacementDecider {
                 + zoneList
                 + " gives a publishable target, nor does any other ingress node.");
       }
-      fallbacks.add(
+      fallback(
           "No ingress node in zone(s) "
               + zoneList
               + " gives a publishable target; fell back to all "
@@ -523,22 +600,29 @@ public final class PlacementDecider {
       for (NodeState node : candidates) {
         candidateNodes.add(node.name());
         NodeTargets nodeTargets = nodes.targets(node, families);
-        skipped.addAll(nodeTargets.skipped());
-        problems.addAll(nodeTargets.problems());
+        for (Skipped skip : nodeTargets.skipped()) {
+          skip(skip);
+        }
+        for (Problem problem : nodeTargets.problems()) {
+          problem(problem);
+        }
         if (!nodeTargets.publishable()) {
-          skipped.add(new Skipped(label + node.name(), nodeTargets.noTargetReason()));
+          skip(new Skipped(label + node.name(), nodeTargets.noTargetReason()));
           continue;
         }
-        List<Target> contribution = new ArrayList<>();
-        for (Target target : nodeTargets.targets()) {
-          if (resolve && target.type() == RecordType.CNAME) {
-            contribution.addAll(resolveHost(node.name(), target));
-          } else {
-            contribution.add(target);
+        List<Target> contribution = nodeTargets.targets();
+        if (resolve && hasHostTarget(contribution)) {
+          contribution = new ArrayList<>();
+          for (Target target : nodeTargets.targets()) {
+            if (target.type() == RecordType.CNAME) {
+              contribution.addAll(resolveHost(node.name(), target));
+            } else {
+              contribution.add(target);
+            }
           }
         }
         if (contribution.isEmpty()) {
-          skipped.add(
+          skip(
               new Skipped(
                   label + node.name(), "its host name target resolves to no enabled address"));
         }
@@ -547,14 +631,26 @@ public final class PlacementDecider {
       return targets;
     }
 
+    private static boolean hasHostTarget(List<Target> targets) {
+      for (Target target : targets) {
+        if (target.type() == RecordType.CNAME) {
+          return true;
+        }
+      }
+      return false;
+    }
+
     private List<Target> resolveHost(String node, Target target) {
       String host = target.value();
       String key = ResolutionLookup.key(server, host);
+      if (depResolutions == null) {
+        depResolutions = new TreeSet<>();
+      }
       depResolutions.add(key);
       String subject = "host name target " + host + " of node " + node;
       Optional<HostnameResolution> found = resolutions.find(key);
       if (found.isEmpty()) {
-        fallbacks.add(
+        fallback(
             "Kept "
                 + subject
                 + " as a CNAME target: no resolution through "
@@ -565,7 +661,7 @@ public final class PlacementDecider {
       HostnameResolution resolution = found.get();
       String unusable = unusableReason(resolution);
       if (unusable != null) {
-        fallbacks.add("Kept " + subject + " as a CNAME target: " + unusable + ".");
+        fallback("Kept " + subject + " as a CNAME target: " + unusable + ".");
         return List.of(target);
       }
       List<Target> resolved = new ArrayList<>();
@@ -573,7 +669,7 @@ public final class PlacementDecider {
       addAnswers(key, "ipv4", resolution.ipv4(), Family.IPV4, resolved, disabled);
       addAnswers(key, "ipv6", resolution.ipv6(), Family.IPV6, resolved, disabled);
       if (resolution.stale()) {
-        fallbacks.add(
+        fallback(
             "Used the last good answer for "
                 + host
                 + " through "
@@ -583,7 +679,7 @@ public final class PlacementDecider {
                 + ".");
       }
       if (resolved.isEmpty()) {
-        skipped.add(
+        skip(
             new Skipped(
                 subject,
                 disabled.isEmpty()
@@ -593,7 +689,7 @@ public final class PlacementDecider {
                         + ")"));
         return List.of();
       }
-      skipped.add(
+      skip(
           new Skipped(
               subject,
               "replaced by its addresses through "
@@ -645,7 +741,7 @@ public final class PlacementDecider {
         String answer = answers.get(i);
         Optional<IpLiteral> ip = IpLiteral.parse(answer);
         if (ip.isEmpty() || ip.get().family() != family) {
-          problems.add(
+          problem(
               new Problem(
                   "HostnameResolution/" + key + " " + field + "[" + i + "]",
                   answer,
@@ -663,7 +759,7 @@ public final class PlacementDecider {
 
     // ---------------------------------------------------------------- outcomes
 
-    private Placement publish(List<String> hostnames, TreeSet<Target> found, String where) {
+    private Outcome publish(List<String> hostnames, TreeSet<Target> found, String where) {
       List<Target> addresses = new ArrayList<>();
       List<Target> cnames = new ArrayList<>();
       for (Target target : found) {
@@ -673,7 +769,7 @@ public final class PlacementDecider {
       if (!addresses.isEmpty()) {
         chosen = addresses;
         for (Target cname : cnames) {
-          skipped.add(
+          skip(
               new Skipped(
                   "target " + cname.value(),
                   "a CNAME cannot share a name with A/AAAA records; the IP targets are published"));
@@ -681,7 +777,7 @@ public final class PlacementDecider {
       } else {
         chosen = List.of(cnames.get(0));
         for (Target other : cnames.subList(1, cnames.size())) {
-          skipped.add(
+          skip(
               new Skipped(
                   "target " + other.value(),
                   "a name can hold only one CNAME; kept the lexically smallest '"
@@ -689,55 +785,66 @@ public final class PlacementDecider {
                       + "'"));
         }
       }
-      // chosen is sorted by type, then value: one pass splits it into the per-type target lists
-      Map<RecordType, List<String>> byType = new EnumMap<>(RecordType.class);
-      List<String> chosenValues = new ArrayList<>(chosen.size());
-      for (Target target : chosen) {
-        byType.computeIfAbsent(target.type(), t -> new ArrayList<>()).add(target.value());
-        chosenValues.add(target.value());
-      }
-      List<DnsRecord> records = new ArrayList<>(hostnames.size() * byType.size());
-      for (String hostname : hostnames) {
-        byType.forEach(
-            (type, values) -> records.add(DnsRecord.of(hostname, type.name(), ttl, values)));
+      String values;
+      if (chosen.size() == 1) {
+        values = chosen.get(0).value();
+      } else {
+        StringBuilder text = new StringBuilder(24 * chosen.size());
+        for (int i = 0; i < chosen.size(); i++) {
+          text.append(i == 0 ? "" : ", ").append(chosen.get(i).value());
+        }
+        values = text.toString();
       }
       String summary =
           "Published "
               + chosen.size()
               + " target(s) "
-              + String.join(", ", chosenValues)
+              + values
               + " for "
               + hostnames.size()
               + " hostname(s) from "
               + where
               + ".";
-      return outcome(Disposition.PUBLISH, records, summary, chosenValues);
+      return new Outcome(Disposition.PUBLISH, hostnames, chosen, summary);
     }
 
-    private Placement noTargets(String summary) {
-      return outcome(Disposition.NO_TARGETS, List.of(), summary, List.of());
+    private Outcome noTargets(String summary) {
+      return new Outcome(Disposition.NO_TARGETS, List.of(), List.of(), summary);
     }
 
-    private Placement withdraw(String summary) {
+    private Outcome withdraw(String summary) {
       depServices.clear();
       depNodes.clear();
-      depResolutions.clear();
+      depResolutions = null;
       depFallback = false;
       grace = null;
-      return outcome(Disposition.WITHDRAW, List.of(), summary, List.of());
+      return new Outcome(Disposition.WITHDRAW, List.of(), List.of(), summary);
     }
 
-    private Placement outcome(
-        Disposition disposition, List<DnsRecord> records, String summary, List<String> chosen) {
+    /** The outcome as the route's own DNSEndpoint. */
+    Placement placement(Outcome outcome) {
+      // the chosen targets are sorted by type, then value: one pass splits them by record type
+      Map<RecordType, List<String>> byType = new EnumMap<>(RecordType.class);
+      List<String> chosenValues = new ArrayList<>(outcome.chosen().size());
+      for (Target target : outcome.chosen()) {
+        byType.computeIfAbsent(target.type(), t -> new ArrayList<>()).add(target.value());
+        chosenValues.add(target.value());
+      }
+      List<DnsRecord> records = new ArrayList<>(outcome.hostnames().size() * byType.size());
+      for (String hostname : outcome.hostnames()) {
+        byType.forEach(
+            (type, values) -> records.add(DnsRecord.of(hostname, type.name(), ttl, values)));
+      }
+      List<String> zoneList = listOf(zones);
       Explanation explanation =
           new Explanation(
-              summary,
+              outcome.summary(),
               backends,
-              List.copyOf(zones),
-              List.copyOf(candidateNodes),
-              chosen,
-              fallbacks,
-              skipped);
+              zoneList,
+              listOf(candidateNodes),
+              chosenValues,
+              fallbacks == null ? List.of() : fallbacks,
+              skipped == null ? List.of() : skipped);
       TargetDecision decision =
           new TargetDecision(
               route.ref(),
@@ -745,20 +852,57 @@ public final class PlacementDecider {
               route.uid(),
               route.namespace(),
               DnsEndpointName.forRoute(route.namespace(), route.name()),
-              disposition,
+              outcome.disposition(),
               records,
               Map.of(),
               grace,
               explanation,
-              List.copyOf(problems));
-      PlacementDependencies dependencies =
-          new PlacementDependencies(
-              List.copyOf(depServices),
-              List.copyOf(depNodes),
-              List.copyOf(zones),
-              depFallback,
-              List.copyOf(depResolutions));
-      return new Placement(decision, dependencies);
+              problems == null ? List.of() : List.copyOf(problems));
+      return new Placement(decision, dependencies(zoneList));
+    }
+
+    /** The outcome as a Gslb's node-aware local targets. */
+    NodeAwareTargets nodeAwareTargets(Outcome outcome) {
+      List<String> zoneList = listOf(zones);
+      return new NodeAwareTargets(
+          outcome.chosen(),
+          outcome.summary(),
+          zoneList,
+          listOf(candidateNodes),
+          dependencies(zoneList));
+    }
+
+    private PlacementDependencies dependencies(List<String> zoneList) {
+      return new PlacementDependencies(
+          listOf(depServices),
+          listOf(depNodes),
+          zoneList,
+          depFallback,
+          depResolutions == null ? List.of() : listOf(depResolutions));
     }
   }
+
+  /** An unmodifiable copy of a set, in its order. */
+  private static List<String> listOf(Set<String> set) {
+    return set.isEmpty() ? List.of() : List.copyOf(set);
+  }
+
+  /** The names sorted and without duplicates, as an unmodifiable list. */
+  private static List<String> sortedDistinct(List<String> names) {
+    if (names.size() <= 1) {
+      return List.copyOf(names);
+    }
+    return List.copyOf(new TreeSet<>(names));
+  }
+
+  /**
+   * What the pipeline decided, before it is packaged.
+   *
+   * @param disposition publish, no targets or withdraw
+   * @param hostnames the record names (empty unless published)
+   * @param chosen the targets, sorted by record type then value (empty unless published)
+   * @param summary the explanation's summary
+   */
+  private record Outcome(
+      Disposition disposition, List<String> hostnames, List<Target> chosen, String summary) {}
 }
