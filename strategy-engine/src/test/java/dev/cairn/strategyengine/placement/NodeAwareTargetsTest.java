@@ -68,15 +68,6 @@ class NodeAwareTargetsTest {
   private static RouteState withoutEnabledSwitch(RouteState route) {
     Map<String, String> annotations = new TreeMap<>(route.annotations());
     annotations.remove(AnnotationKeys.ENABLED);
-    return new RouteState(
-        route.kind(),
-        route.apiVersion(),
-        route.namespace(),
-        route.name(),
-        route.uid(),
-        route.hostnames(),
-        route.backends(),
-        annotations,
-        route.problems());
+    return RouteCopies.withAnnotations(route, annotations);
   }
 }

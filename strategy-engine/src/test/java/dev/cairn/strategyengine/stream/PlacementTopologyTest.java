@@ -18,6 +18,7 @@ import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
 import dev.cairn.commonmodel.topology.SyncMarker;
 import dev.cairn.strategyengine.placement.PlacementSettings;
+import dev.cairn.strategyengine.placement.RouteCopies;
 import dev.cairn.strategyengine.stream.EngineMetrics.Trigger;
 import dev.cairn.strategyengine.stream.EngineTopology.StoreType;
 import java.nio.charset.StandardCharsets;
@@ -195,7 +196,7 @@ class PlacementTopologyTest {
   void aPinnedNodeChangeRecomputesThePinnedRoute() {
     driver.synced().endpoints(endpoints("shop", "web", "worker-a1"));
     driver.route(
-        withAnnotations(
+        RouteCopies.withAnnotations(
             route("shop", "pinned", "web"),
             Map.of("directdns.meisterlala.dev/target-nodes", "edge")));
     assertThat(driver.latest().get("HTTPRoute/shop/pinned").disposition())
@@ -223,7 +224,7 @@ class PlacementTopologyTest {
         .synced()
         .endpoints(endpoints("shop", "web", "worker-a1"))
         .route(
-            withAnnotations(
+            RouteCopies.withAnnotations(
                 route("shop", "resolving", "web"),
                 Map.of("directdns.meisterlala.dev/resolve-target-hostnames", "true")))
         .route(route("shop", "plain", "web"));
@@ -257,7 +258,7 @@ class PlacementTopologyTest {
         .endpoints(endpoints("shop", "web", "worker-a1"))
         .resolution(resolution("edge-a.example.net", ProbeStatus.TIMEOUT, true, "198.51.100.7"))
         .route(
-            withAnnotations(
+            RouteCopies.withAnnotations(
                 route("shop", "resolving", "web"),
                 Map.of("directdns.meisterlala.dev/resolve-target-hostnames", "true")));
     assertThat(driver.latest().get("HTTPRoute/shop/resolving").records().get(0).targets())
@@ -506,19 +507,6 @@ class PlacementTopologyTest {
         List.of(BackendRef.service(service)),
         Map.of(),
         List.of());
-  }
-
-  static RouteState withAnnotations(RouteState route, Map<String, String> annotations) {
-    return new RouteState(
-        route.kind(),
-        route.apiVersion(),
-        route.namespace(),
-        route.name(),
-        route.uid(),
-        route.hostnames(),
-        route.backends(),
-        annotations,
-        route.problems());
   }
 
   static HostnameResolution resolution(
