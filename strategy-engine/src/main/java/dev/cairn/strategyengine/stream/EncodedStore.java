@@ -89,7 +89,13 @@ final class EncodedStore<V> {
     }
     V last = values.get(key);
     if (last == null) {
-      last = decoder.deserialize(name, bytes);
+      try {
+        last = decoder.deserialize(name, bytes);
+      } catch (RuntimeException e) {
+        // Stored by a version whose encoding this one cannot read: not the same, so the new value
+        // is published and replaces it.
+        return false;
+      }
       values.put(key, last);
     }
     return last.equals(value);

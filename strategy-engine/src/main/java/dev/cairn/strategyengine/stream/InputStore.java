@@ -83,11 +83,12 @@ final class InputStore<V> {
 
   /**
    * Stores a received value with the bytes it arrived as, or deletes the key for a tombstone
-   * ({@code value == null}; only when present, as a delete writes a changelog tombstone).
+   * ({@code value == null}; only when present, as a delete writes a changelog tombstone; a stored
+   * value that {@link #load} left out is present too).
    */
   void put(String key, V value, byte[] encoded) {
     if (value == null) {
-      if (values.remove(key) != null) {
+      if (values.remove(key) != null || store.get(key) != null) {
         store.delete(key);
       }
       return;
