@@ -636,7 +636,7 @@ final class DecisionProcessor
     RouteState route = routes.get(routeKey);
     if (route == null) {
       replaceDependencies(routeKey, PlacementDependencies.NONE);
-      if (decisions.bytes(routeKey) == null) {
+      if (!decisions.contains(routeKey)) {
         release(routeKey);
       } else if (!synced) {
         hold(routeKey, TOMBSTONE);

@@ -63,19 +63,15 @@ final class EncodedStore<V> {
     return encoder.serialize(name, value);
   }
 
-  /** The stored bytes, {@code null} when there are none. */
-  byte[] bytes(String key) {
-    return held.get(key);
+  /** True when a value is stored under {@code key}. */
+  boolean contains(String key) {
+    return held.containsKey(key);
   }
 
   /** The stored value decoded, {@code null} when there is none. */
   V get(String key) {
-    return decoder.deserialize(name, held.get(key));
-  }
-
-  /** {@code encoded} decoded. */
-  V decode(byte[] encoded) {
-    return decoder.deserialize(name, encoded);
+    V value = values.get(key);
+    return value != null ? value : decoder.deserialize(name, held.get(key));
   }
 
   /**

@@ -170,8 +170,8 @@ final class GslbReconciler {
     replaceDependencies(key, GslbDependencies.NONE);
     reports.remove(key);
     reported.remove(key);
-    boolean decided = decisions.bytes(key) != null;
-    boolean reported = statuses.bytes(key) != null;
+    boolean decided = decisions.contains(key);
+    boolean reported = statuses.contains(key);
     if (!decided && !reported) {
       emission.release(key);
       return;

@@ -76,11 +76,6 @@ final class InputStore<V> {
     return Collections.unmodifiableSet(values.keySet());
   }
 
-  /** Number of values held. */
-  int size() {
-    return values.size();
-  }
-
   /**
    * Stores a received value with the bytes it arrived as, or deletes the key for a tombstone
    * ({@code value == null}; only when present, as a delete writes a changelog tombstone; a stored
