@@ -81,7 +81,8 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * default 10,000), {@code -Dbench.changes=} (peer-answer changes timed, default 500), {@code
  * -Dbench.store=rocksdb|in-memory} (broker run, default rocksdb), {@code -Dbench.linger=} (the
  * engine's producer linger.ms on the broker, default 5 as {@code engine.producer-linger}; Kafka
- * Streams' own default is 100), {@code -Dbench.task-idle=} (Streams {@code max.task.idle.ms}).
+ * Streams' own default is 100), {@code -Dbench.task-idle=} (Streams {@code max.task.idle.ms}),
+ * {@code -Dbench.commit-interval=} (ms, default 1000 as {@code engine.commit-interval}).
  * {@code -Dbench.warmups=} (replays before the measured one on the broker, default 1), {@code
  * -Dbench.preload-age=} (seconds the pre-loaded records are old, default 60), {@code
  * -Dbench.max-delay=} (the engine's {@code catch-up.max-delay} in ms, default 1000), {@code -Dbench.idle=}
@@ -771,7 +772,9 @@ class GslbBench {
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString());
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+    props.put(
+        StreamsConfig.COMMIT_INTERVAL_MS_CONFIG,
+        Long.getLong("bench.commit-interval", 1000)); // engine.commit-interval
     props.put(StreamsConfig.POLL_MS_CONFIG, 10); // engine.poll-interval
     props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
     props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);

@@ -28,7 +28,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param resolutionMaxStale how long after its TTL ran out a failing resolution's last good answer
  *     is still used (RFC 8767 serve-stale)
  * @param resolutionExpiryCheckInterval how often routes using stale resolutions are re-checked
- * @param commitInterval Kafka Streams {@code commit.interval.ms}; short for low latency
+ * @param commitInterval Kafka Streams {@code commit.interval.ms}: how often offsets are committed
+ *     and stores flushed. It does not delay decisions (no store has a cache, so every change is
+ *     forwarded at once); it bounds how much input a crashed engine processes again (harmlessly:
+ *     decisions are compared with the last one published). 100 ms cost a third of the replay
+ *     throughput (GslbBench, docs/benchmarks.md); Streams' own at-least-once default is 30 s
  * @param pollInterval Kafka Streams {@code poll.ms}: the longest an idle stream thread blocks
  *     before it runs due punctuations, so it bounds how late a route or Gslb marked by an input
  *     that did not advance stream time is decided (Streams would wait 100 ms)
@@ -54,7 +58,7 @@ public record StrategyEngineProperties(
     @DefaultValue(PlacementSettings.DEFAULT_DNS_RESOLVER) String dnsResolver,
     @DefaultValue("24h") Duration resolutionMaxStale,
     @DefaultValue("1m") Duration resolutionExpiryCheckInterval,
-    @DefaultValue("100ms") Duration commitInterval,
+    @DefaultValue("1s") Duration commitInterval,
     @DefaultValue("10ms") Duration pollInterval,
     @DefaultValue("5ms") Duration producerLinger,
     @DefaultValue("0") long statestoreCacheMaxBytes,
