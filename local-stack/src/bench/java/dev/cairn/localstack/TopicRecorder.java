@@ -37,6 +37,8 @@ final class TopicRecorder implements AutoCloseable {
    * @param value the value bytes, kept only for the topics asked for ({@code null} otherwise or for
    *     a tombstone)
    * @param eventTimeMillis the {@code cairn-event-time} header (epoch ms), {@code -1} without one
+   * @param sentMicros the {@link SentAtInterceptor} header (epoch µs of the producer's send), {@code
+   *     -1} without one
    */
   record Received(
       String key,
@@ -44,11 +46,17 @@ final class TopicRecorder implements AutoCloseable {
       long receivedMicros,
       long receivedNanos,
       byte[] value,
-      long eventTimeMillis) {
+      long eventTimeMillis,
+      long sentMicros) {
 
     /** Delivery latency: receipt minus record timestamp, in ms (timestamp resolution 1 ms). */
     double latencyMillis() {
       return receivedMicros / 1000.0 - createTimeMillis;
+    }
+
+    /** Delivery latency from the stamped send time, in ms; {@code NaN} without the header. */
+    double sentLatencyMillis() {
+      return sentMicros < 0 ? Double.NaN : (receivedMicros - sentMicros) / 1000.0;
     }
   }
 
@@ -108,7 +116,8 @@ final class TopicRecorder implements AutoCloseable {
           List<Received> list = received.get(r.topic());
           synchronized (list) {
             long eventTime = EventTime.read(r.headers()).map(Instant::toEpochMilli).orElse(-1L);
-            list.add(new Received(r.key(), ts, micros, nanos, value, eventTime));
+            long sent = SentAtInterceptor.read(r.headers());
+            list.add(new Received(r.key(), ts, micros, nanos, value, eventTime, sent));
           }
         }
       }

@@ -71,6 +71,8 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  *   <li><b>S8</b>: per-hop delivery latency (record CreateTime to receipt by a consumer of this
  *       JVM) on the watcher's, the probers' and the engine's output topics in the first 5 s of each
  *       topic's traffic (cold start), during S1, S1 reversed and S2, against the anchors' p99.
+ *       The engine's records carry the input's timestamp (Kafka Streams), so its hop to the writer
+ *       is measured from the send time its producers stamp ({@link SentAtInterceptor}).
  * </ol>
  *
  * <p>Options: {@code bench.n}, {@code bench.changes}, {@code bench.rate} (changes per second),
@@ -107,6 +109,10 @@ class TwoClusterBench {
   private final boolean runS1 = Boolean.parseBoolean(System.getProperty("bench.s1", "true"));
   private final List<String> report = Collections.synchronizedList(new ArrayList<>());
 
+  /** The engine's Streams producers' interceptors, through Spring Boot's Streams properties. */
+  private static final String INTERCEPTOR_PROPERTY =
+      "spring.kafka.streams.properties.producer.interceptor.classes";
+
   @Test
   void failoverEventLatencyAndKafkaHops() throws Exception {
     Level level = Level.toLevel(System.getProperty("bench.log-level", "WARN"));
@@ -114,6 +120,9 @@ class TwoClusterBench {
         .setLevel(level);
     System.setProperty("writer.rate-limit.writes-per-second", writerRate);
     System.setProperty("writer.rate-limit.burst", writerRate);
+    // The engine's producers stamp each record with its send time (Streams copies the input's
+    // timestamp to its outputs, so a decision's CreateTime is not when the engine sent it).
+    System.setProperty(INTERCEPTOR_PROPERTY, SentAtInterceptor.class.getName());
     if (linger != null) {
       // Every Spring Kafka producer (watcher, prober) and the engine's Streams producers.
       System.setProperty("spring.kafka.producer.properties.linger.ms", linger);
@@ -179,6 +188,7 @@ class TwoClusterBench {
       System.clearProperty("writer.rate-limit.burst");
       System.clearProperty("spring.kafka.producer.properties.linger.ms");
       System.clearProperty("engine.producer-linger");
+      System.clearProperty(INTERCEPTOR_PROPERTY);
       writeReport();
     }
   }
@@ -347,6 +357,15 @@ class TwoClusterBench {
           withRatio(window(all, backWindow), loadedP99));
       if (topic.equals(euAnswers)) {
         line("    during S2 (the failure burst): %s", withRatio(window(all, s2Window), anchorP99));
+      }
+      if (copied) {
+        line(
+            "    engine -> writer hop (the engine's send, stamped by %s, -> received):",
+            SentAtInterceptor.class.getSimpleName());
+        line("      during S1: %s", withRatio(sentWindow(all, s1Window), anchorP99));
+        line(
+            "      during S1 reversed, against the anchor run alongside: %s",
+            withRatio(sentWindow(all, backWindow), loadedP99));
       }
     }
     line(
@@ -568,6 +587,21 @@ class TwoClusterBench {
       boolean in = window == null ? ts < first + 5000 : ts >= window[0] && ts <= window[1];
       if (ts >= 0 && in) {
         latencies.add(r.latencyMillis());
+      }
+    }
+    return Stats.of(latencies);
+  }
+
+  /**
+   * Delivery latency from the {@link SentAtInterceptor} header of the records sent in the window
+   * {@code [from, to]} (epoch ms).
+   */
+  private static Stats sentWindow(List<TopicRecorder.Received> records, long[] window) {
+    List<Double> latencies = new ArrayList<>();
+    for (TopicRecorder.Received r : records) {
+      long sentMillis = r.sentMicros() / 1000;
+      if (r.sentMicros() >= 0 && sentMillis >= window[0] && sentMillis <= window[1]) {
+        latencies.add(r.sentLatencyMillis());
       }
     }
     return Stats.of(latencies);

@@ -1,0 +1,51 @@
+package dev.cairn.localstack;
+
+import java.nio.ByteBuffer;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerInterceptor;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Header;
+
+/**
+ * Benchmark instrumentation for the engine's Kafka Streams producers (performance.md S8: "Kafka
+ * headers with produce timestamps"): stamps every record with the wall-clock microseconds of its
+ * {@code send} in the {@value #HEADER} header. Kafka Streams gives an output record the timestamp
+ * of the input that caused it, so a decision's CreateTime says when the watcher or prober sent that
+ * input, not when the engine sent the decision; this header makes the engine-to-writer hop
+ * measurable on its own. Never part of the product: the bench sets it through {@code
+ * spring.kafka.streams.properties.producer.interceptor.classes}.
+ */
+public final class SentAtInterceptor implements ProducerInterceptor<Object, Object> {
+
+  /** The header: 8 bytes, big-endian wall-clock epoch microseconds of the producer's send. */
+  public static final String HEADER = "cairn-bench-sent-at";
+
+  @Override
+  public ProducerRecord<Object, Object> onSend(ProducerRecord<Object, Object> record) {
+    record
+        .headers()
+        .add(HEADER, ByteBuffer.allocate(8).putLong(WallClock.nowMicros()).array());
+    return record;
+  }
+
+  /** The stamped send time (epoch µs), {@code -1} when the record has no such header. */
+  static long read(Iterable<Header> headers) {
+    long sent = -1;
+    for (Header header : headers) {
+      if (header.key().equals(HEADER) && header.value() != null && header.value().length == 8) {
+        sent = ByteBuffer.wrap(header.value()).getLong();
+      }
+    }
+    return sent;
+  }
+
+  @Override
+  public void onAcknowledgement(RecordMetadata metadata, Exception exception) {}
+
+  @Override
+  public void close() {}
+
+  @Override
+  public void configure(Map<String, ?> configs) {}
+}
