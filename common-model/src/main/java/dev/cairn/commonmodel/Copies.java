@@ -1,9 +1,7 @@
 package dev.cairn.commonmodel;
 
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Defensive copies for record constructors: {@code null} becomes empty, maps are sorted by key so
@@ -18,11 +16,19 @@ public final class Copies {
     return list == null ? List.of() : List.copyOf(list);
   }
 
-  /** An unmodifiable key-sorted copy of the map, empty for {@code null}. */
+  /**
+   * An unmodifiable key-sorted copy of the map, empty for {@code null}; a map this method returned
+   * is returned as it is (it cannot change).
+   *
+   * @throws NullPointerException if a key is {@code null}
+   */
   public static <V> Map<String, V> sortedMap(Map<String, V> map) {
     if (map == null || map.isEmpty()) {
       return Map.of();
     }
-    return Collections.unmodifiableMap(new TreeMap<>(map));
+    if (map instanceof SortedArrayMap<V> copy) {
+      return copy;
+    }
+    return SortedArrayMap.copyOf(map);
   }
 }

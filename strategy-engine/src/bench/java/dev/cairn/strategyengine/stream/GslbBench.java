@@ -40,10 +40,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -329,12 +331,12 @@ class GslbBench {
       int warmups = Integer.getInteger("bench.warmups", 1);
       for (int i = 1; i <= warmups; i++) {
         TopicSettings warmup = new TopicSettings("warmup" + i + ".", null, null);
-        Map<String, TargetDecision> expected = preload(broker, warmup, gslbs);
+        Map<String, ByteBuffer> expected = preload(broker, warmup, gslbs);
         replay(broker, warmup, "gslb-bench-warmup" + i, stateDir, storeType, expected, "warm-up " + i)
             .close(Duration.ofSeconds(30));
       }
       TopicSettings topics = TopicSettings.defaults();
-      Map<String, TargetDecision> expected = preload(broker, topics, gslbs);
+      Map<String, ByteBuffer> expected = preload(broker, topics, gslbs);
       KafkaStreams streams =
           replay(broker, topics, "gslb-bench", stateDir, storeType, expected, "measured");
       changeLatencyOnTheBroker(broker, gslbs);
@@ -349,10 +351,10 @@ class GslbBench {
 
   /**
    * Creates the topics under {@code topics}' prefix and fills them: a sync marker, the Services and
-   * endpoints, then per Gslb both peers' answers and the Gslb; returns every Gslb's decision by the
-   * pure core over that input.
+   * endpoints, then per Gslb both peers' answers and the Gslb; returns, per Gslb, the digest of its
+   * decision by the pure core over that input as the engine publishes it ({@link #digest}).
    */
-  private static Map<String, TargetDecision> preload(
+  private static Map<String, ByteBuffer> preload(
       EmbeddedKafkaKraftBroker broker, TopicSettings topics, List<GslbState> gslbs)
       throws Exception {
     try (AdminClient admin =
@@ -407,12 +409,14 @@ class GslbBench {
         gslbs.size(), answers.size(), topics.prefix(), (System.nanoTime() - preload) / 1e9);
     MapGslbView view =
         new MapGslbView(List.of(), services(), endpoints(), answers, List.of(), List.of());
-    Map<String, TargetDecision> expected = new HashMap<>();
+    Map<String, ByteBuffer> expected = new HashMap<>();
+    CairnSerializer<TargetDecision> encoder = new CairnSerializer<>();
+    String decisions = topics.name(Topics.DECISIONS);
     for (GslbState gslb : gslbs) {
-      expected.put(
-          gslb.ref().key(),
+      TargetDecision decision =
           GslbDecider.decide(gslb, view, SETTINGS, PlacementSettings.defaults(), Instant.now())
-              .decision());
+              .decision();
+      expected.put(gslb.ref().key(), digest(encoder.serialize(decisions, decision)));
     }
     return expected;
   }
@@ -449,10 +453,13 @@ class GslbBench {
       String applicationId,
       Path stateDir,
       StoreType storeType,
-      Map<String, TargetDecision> expected,
+      Map<String, ByteBuffer> expected,
       String label)
       throws Exception {
     int count = expected.size();
+    // Each replay starts from a collected heap: the previous replay's engine state and the
+    // preload's buffers are garbage by now, which a restarted engine's JVM would not hold.
+    long heapBefore = heapAfterFullGc();
     Recomputations recomputations = new Recomputations();
     KafkaStreams streams =
         streams(broker, topics, applicationId, stateDir, storeType, recomputations);
@@ -493,6 +500,20 @@ class GslbBench {
         result.streamThreadCpu() / 1e9,
         result.streamThreadCpu() / 1e3 / count,
         processCpu);
+    long heapAfter = heapAfterFullGc(); // after the figures: a full collection takes a while
+    System.out.printf(
+        "engine, %s: heap after a full GC %.1f MB with the engine running, %.1f MB before it"
+            + " started: %.1f MB for its %,d Gslbs (%.2f kB per Gslb with 2 peer answers; RocksDB"
+            + " is off the heap)%n",
+        label,
+        heapAfter / 1e6,
+        heapBefore / 1e6,
+        (heapAfter - heapBefore) / 1e6,
+        count,
+        (heapAfter - heapBefore) / 1e3 / count);
+    if (Boolean.getBoolean("bench.histogram")) {
+      printHistogram(25);
+    }
     String input = topics.name(Topics.GSLBS);
     double consumer = consumerPerformance(broker, input, count);
     System.out.printf(
@@ -532,20 +553,18 @@ class GslbBench {
     private final KafkaConsumer<String, byte[]> consumer;
 
     /**
-     * The expected decisions as the bytes the engine publishes (Cairn JSON: equal decisions give
-     * equal bytes), compared without decoding, so that checking costs the harness little CPU next
-     * to the engine it shares the two cores with.
+     * The digests of the expected decisions as the engine publishes them (Cairn JSON: equal
+     * decisions give equal bytes), compared without decoding and without holding every decision's
+     * bytes twice, so that checking costs the harness little CPU and heap next to the engine it
+     * shares the machine with.
      */
-    private final Map<String, ByteBuffer> expected = new HashMap<>();
+    private final Map<String, ByteBuffer> expected;
 
-    private final Map<String, ByteBuffer> latest = new HashMap<>();
+    /** The keys whose latest decision is the expected one. */
+    private final Set<String> atExpected = new HashSet<>();
 
-    Replay(
-        EmbeddedKafkaKraftBroker broker, String topic, Map<String, TargetDecision> expected) {
-      CairnSerializer<TargetDecision> encoder = new CairnSerializer<>();
-      expected.forEach(
-          (key, decision) ->
-              this.expected.put(key, ByteBuffer.wrap(encoder.serialize(topic, decision))));
+    Replay(EmbeddedKafkaKraftBroker broker, String topic, Map<String, ByteBuffer> expected) {
+      this.expected = expected;
       consumer =
           new KafkaConsumer<>(
               Map.of(
@@ -580,10 +599,8 @@ class GslbBench {
             records++;
             lastRecord = now;
             ByteBuffer want = expected.get(r.key());
-            ByteBuffer value = r.value() == null ? null : ByteBuffer.wrap(r.value());
-            boolean was = want != null && want.equals(latest.get(r.key()));
-            latest.put(r.key(), value);
-            boolean is = want != null && want.equals(value);
+            boolean is = want != null && r.value() != null && want.equals(digest(r.value()));
+            boolean was = is ? !atExpected.add(r.key()) : atExpected.remove(r.key());
             matched += (is ? 1 : 0) - (was ? 1 : 0);
           }
           if (done == 0 && matched == expected.size()) {
@@ -623,6 +640,39 @@ class GslbBench {
         }
       }
       return sum;
+    }
+  }
+
+  /** Used heap after two full collections, in bytes. */
+  private static long heapAfterFullGc() {
+    System.gc();
+    System.gc();
+    Runtime runtime = Runtime.getRuntime();
+    return runtime.totalMemory() - runtime.freeMemory();
+  }
+
+  /** The first {@code lines} classes of the live heap (jcmd GC.class_histogram, in-process). */
+  private static void printHistogram(int lines) {
+    try {
+      Object histogram =
+          ManagementFactory.getPlatformMBeanServer()
+              .invoke(
+                  new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"),
+                  "gcClassHistogram",
+                  new Object[] {null},
+                  new String[] {String[].class.getName()});
+      histogram.toString().lines().limit(lines + 3L).forEach(System.out::println);
+    } catch (javax.management.JMException e) {
+      System.out.println("no class histogram: " + e);
+    }
+  }
+
+  /** The MD5 of a published decision: 16 bytes to compare instead of the whole record. */
+  private static ByteBuffer digest(byte[] published) {
+    try {
+      return ByteBuffer.wrap(java.security.MessageDigest.getInstance("MD5").digest(published));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
     }
   }
 

@@ -8,25 +8,22 @@ import java.util.Set;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * A store of what the engine last published or derived per key, kept as the Cairn JSON bytes it is
  * published with ({@link EngineJson}: map entries sorted, so equal values give equal bytes). A new
- * value is encoded once, compared with the stored bytes, and on change stored and forwarded as
- * those same bytes; the stored value is decoded only when its content is needed.
+ * value is encoded once and, on change, stored and forwarded as those same bytes.
  *
- * <p>The bytes are also held in a hash map in memory, loaded from the store when the task starts
- * (after its stores are restored) and written through: every decision reads them, and a hash
- * look-up costs less than the store layer's (key encoding, metrics, a sorted map or RocksDB). The
- * store stays the durable copy and the one the explain API reads.
- *
- * <p>A new value is first compared with the last one as an object ({@link #holds(String, Object)}:
- * equal values give equal bytes), so an unchanged outcome is not even encoded. The last values are
- * kept decoded beside their bytes: put ones as they are, stored ones decoded on their first
- * comparison after a start.
+ * <p>Memory holds the last values decoded, not their bytes (the store is the durable copy and the
+ * one the explain API reads): every decision compares its outcome with the last one as an object
+ * ({@link #holds(String, Object)}: equal values give equal bytes), so an unchanged outcome is not
+ * even encoded, and a hash look-up costs less than the store layer's (key encoding, metrics, a
+ * sorted map or RocksDB). When the task starts (after its stores are restored) only the keys are
+ * loaded; a stored value is decoded from the store on its first comparison. Keeping the bytes in
+ * memory as well doubled the engine's heap for these values, and with it the garbage collector's
+ * copying during a replay.
  *
  * @param <V> the value type
  */
@@ -36,7 +33,8 @@ final class EncodedStore<V> {
   private final String name;
   private final Serializer<V> encoder;
   private final Deserializer<V> decoder;
-  private final Map<String, byte[]> held = new HashMap<>();
+
+  /** Every stored key, with its value decoded, or {@code null} until first read after a start. */
   private final Map<String, V> values = new HashMap<>();
 
   EncodedStore(KeyValueStore<String, byte[]> store, Class<V> type) {
@@ -47,15 +45,14 @@ final class EncodedStore<V> {
     this.decoder = serde.deserializer();
     try (KeyValueIterator<String, byte[]> all = store.all()) {
       while (all.hasNext()) {
-        KeyValue<String, byte[]> entry = all.next();
-        held.put(entry.key, entry.value);
+        values.put(all.next().key, null);
       }
     }
   }
 
   /** The keys held, a read-only view. */
   Set<String> keys() {
-    return Collections.unmodifiableSet(held.keySet());
+    return Collections.unmodifiableSet(values.keySet());
   }
 
   /** The bytes {@code value} is stored and published as. */
@@ -65,13 +62,15 @@ final class EncodedStore<V> {
 
   /** True when a value is stored under {@code key}. */
   boolean contains(String key) {
-    return held.containsKey(key);
+    return values.containsKey(key);
   }
 
   /** The stored value decoded, {@code null} when there is none. */
   V get(String key) {
     V value = values.get(key);
-    return value != null ? value : decoder.deserialize(name, held.get(key));
+    return value != null || !values.containsKey(key)
+        ? value
+        : decoder.deserialize(name, store.get(key));
   }
 
   /**
@@ -79,17 +78,19 @@ final class EncodedStore<V> {
    * bytes, so a true answer means storing it would change nothing.
    */
   boolean holds(String key, V value) {
-    byte[] bytes = held.get(key);
-    if (bytes == null) {
-      return false;
-    }
     V last = values.get(key);
     if (last == null) {
+      if (!values.containsKey(key)) {
+        return false;
+      }
       try {
-        last = decoder.deserialize(name, bytes);
+        last = decoder.deserialize(name, store.get(key));
       } catch (RuntimeException e) {
         // Stored by a version whose encoding this one cannot read: not the same, so the new value
         // is published and replaces it.
+        return false;
+      }
+      if (last == null) {
         return false;
       }
       values.put(key, last);
@@ -106,7 +107,7 @@ final class EncodedStore<V> {
       return null;
     }
     byte[] encoded = encode(value);
-    if (Arrays.equals(encoded, held.get(key))) {
+    if (values.containsKey(key) && Arrays.equals(encoded, store.get(key))) {
       values.put(key, value); // unequal values, equal bytes: nothing to publish
       return null;
     }
@@ -116,15 +117,14 @@ final class EncodedStore<V> {
 
   /** Stores {@code value} as {@code encoded} (its bytes, known to differ from the stored ones). */
   void put(String key, V value, byte[] encoded) {
-    held.put(key, encoded);
     values.put(key, value);
     store.put(key, encoded);
   }
 
   /** Deletes the key; only when present, as a delete writes a changelog tombstone. */
   void delete(String key) {
-    values.remove(key);
-    if (held.remove(key) != null) {
+    if (values.containsKey(key)) {
+      values.remove(key);
       store.delete(key);
     }
   }

@@ -120,6 +120,35 @@ class StoreCopiesTest {
     assertThat(decisions.keys()).isEmpty();
   }
 
+  @Test
+  void aStoredDecisionIsReadAndDeletedAfterARestartWithoutBeingComparedFirst() {
+    store.put(KEY, EngineJson.encode(decision("192.0.2.1")));
+    store.put("Gslb/shop/other", EngineJson.encode(decision("192.0.2.3")));
+
+    EncodedStore<TargetDecision> decisions = new EncodedStore<>(store, TargetDecision.class);
+
+    assertThat(decisions.contains(KEY)).isTrue();
+    assertThat(decisions.get(KEY)).isEqualTo(decision("192.0.2.1"));
+    assertThat(decisions.get("Gslb/shop/none")).isNull();
+    decisions.delete("Gslb/shop/other");
+    assertThat(store.get("Gslb/shop/other")).isNull();
+    assertThat(decisions.contains("Gslb/shop/other")).isFalse();
+    assertThat(decisions.keys()).containsExactly(KEY);
+  }
+
+  @Test
+  void aChangedStatusAfterARestartIsStoredAndAnUnchangedOneIsNot() {
+    store.put(KEY, EngineJson.encode(decision("192.0.2.1")));
+    EncodedStore<TargetDecision> decisions = new EncodedStore<>(store, TargetDecision.class);
+
+    assertThat(decisions.putIfChanged(KEY, decision("192.0.2.1"))).isNull();
+    byte[] changed = decisions.putIfChanged(KEY, decision("192.0.2.2"));
+
+    assertThat(changed).isEqualTo(EngineJson.encode(decision("192.0.2.2")));
+    assertThat(store.get(KEY)).isEqualTo(changed);
+    assertThat(decisions.get(KEY)).isEqualTo(decision("192.0.2.2"));
+  }
+
   private static TargetDecision decision(String target) {
     return TestRecords.aDecision()
         .forGslb("shop", "app")
