@@ -867,11 +867,31 @@ class GslbBench {
       System.setOut(original);
       Exit.resetExitProcedure();
     }
-    String[] lines = captured.toString(StandardCharsets.UTF_8).strip().split("\n");
-    String[] header = lines[0].split(",\\s*");
-    String[] values = lines[lines.length - 1].split(",\\s*");
-    System.out.println("ConsumerPerformance: " + lines[lines.length - 1].strip());
-    return Double.parseDouble(values[Arrays.asList(header).indexOf("nMsg.sec")]);
+    // Other threads' log lines reach the captured console too: find the tool's header and the
+    // last line with as many fields.
+    List<String> lines = captured.toString(StandardCharsets.UTF_8).lines().toList();
+    int at = -1;
+    for (int i = 0; i < lines.size() && at < 0; i++) {
+      if (lines.get(i).contains("nMsg.sec")) {
+        at = i;
+      }
+    }
+    if (at < 0) {
+      throw new IllegalStateException("no ConsumerPerformance header in: " + lines);
+    }
+    List<String> header = Arrays.asList(lines.get(at).split(",\\s*"));
+    String[] values = null;
+    for (String line : lines.subList(at + 1, lines.size())) {
+      String[] fields = line.strip().split(",\\s*");
+      if (fields.length == header.size()) {
+        values = fields;
+      }
+    }
+    if (values == null) {
+      throw new IllegalStateException("no ConsumerPerformance figures in: " + lines);
+    }
+    System.out.println("ConsumerPerformance: " + String.join(", ", values));
+    return Double.parseDouble(values[header.indexOf("nMsg.sec")]);
   }
 
   private static KafkaProducer<String, Object> producer(EmbeddedKafkaKraftBroker broker) {

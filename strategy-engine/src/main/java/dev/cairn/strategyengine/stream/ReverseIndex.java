@@ -15,22 +15,27 @@ import java.util.Set;
  *
  * <p>A hash map from input key to its dependents: a dependent's change touches only the inputs it
  * gained or lost, each in constant time, and looking up an input's dependents costs nothing for an
- * input no one reads.
+ * input no one reads. Most inputs have one dependent (a Gslb's peer answers, its Service), so an
+ * input's dependents are held as that one key, and as a set only from the second on: a set per
+ * input was most of the index's memory.
  */
 final class ReverseIndex {
 
-  private final Map<String, Set<String>> dependents = new HashMap<>();
+  /** Input key to its dependent ({@code String}) or dependents ({@code Set<String>}, 2 or more). */
+  private final Map<String, Object> dependents = new HashMap<>();
 
   /** The dependents of one input, in key order (so recomputation order is deterministic). */
+  @SuppressWarnings("unchecked")
   List<String> dependents(String inputKey) {
-    Set<String> found = dependents.get(inputKey);
+    Object found = dependents.get(inputKey);
     if (found == null) {
       return List.of();
     }
-    List<String> sorted = new ArrayList<>(found);
-    if (sorted.size() > 1) {
-      sorted.sort(null);
+    if (found instanceof String only) {
+      return List.of(only);
     }
+    List<String> sorted = new ArrayList<>((Set<String>) found);
+    sorted.sort(null);
     return sorted;
   }
 
@@ -38,16 +43,47 @@ final class ReverseIndex {
   void replace(String dependentKey, Set<String> oldInputs, Set<String> newInputs) {
     for (String stale : oldInputs) {
       if (!newInputs.contains(stale)) {
-        Set<String> of = dependents.get(stale);
-        if (of != null && of.remove(dependentKey) && of.isEmpty()) {
-          dependents.remove(stale);
-        }
+        remove(stale, dependentKey);
       }
     }
     for (String fresh : newInputs) {
       if (!oldInputs.contains(fresh)) {
-        dependents.computeIfAbsent(fresh, input -> new HashSet<>(4)).add(dependentKey);
+        add(fresh, dependentKey);
       }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private void add(String input, String dependent) {
+    Object found = dependents.putIfAbsent(input, dependent);
+    if (found == null || found.equals(dependent)) {
+      return;
+    }
+    if (found instanceof String only) {
+      Set<String> both = new HashSet<>(4);
+      both.add(only);
+      both.add(dependent);
+      dependents.put(input, both);
+    } else {
+      ((Set<String>) found).add(dependent);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private void remove(String input, String dependent) {
+    Object found = dependents.get(input);
+    if (found == null) {
+      return;
+    }
+    if (found instanceof String only) {
+      if (only.equals(dependent)) {
+        dependents.remove(input);
+      }
+      return;
+    }
+    Set<String> set = (Set<String>) found;
+    if (set.remove(dependent) && set.size() == 1) {
+      dependents.put(input, set.iterator().next());
     }
   }
 }
