@@ -50,6 +50,7 @@ import java.util.function.Supplier;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -69,13 +70,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Recomputation is coalesced: an input change only marks the routes and Gslbs it affects, and
  * the marks are decided once each after the processing batch, by a punctuator on stream time (due
- * as soon as a record has advanced it) or one on wall-clock time (checked after every batch and at
- * least every {@code poll.ms}, for records that did not advance stream time). While the task
- * catches up on a backlog each mark waits until the backlog is worked off or it is {@link
- * CatchUp#maxDelay()} old ({@link CatchUp}), so a Gslb whose spec and peer answers arrive one after
- * the other is decided once, not once per input. Marks live in memory: a commit can happen between
- * a mark and its decision, so every task re-decides everything it holds when it starts ({@link
- * Trigger#RESTART}), as a level-triggered loop does after a restart.
+ * as soon as a record has advanced it; only while the input is live) or one on wall-clock time
+ * (checked after every batch and at least every {@code poll.ms}, for records that did not advance
+ * stream time). While the task catches up on a backlog each mark waits until the backlog is worked
+ * off or it is {@link CatchUp#maxDelay()} old ({@link CatchUp}), so a Gslb whose spec and peer
+ * answers arrive one after the other is decided once, not once per input. Marks live in memory: a
+ * commit can happen between a mark and its decision, so every task re-decides everything it holds
+ * when it starts ({@link Trigger#RESTART}), as a level-triggered loop does after a restart.
  *
  * <p>Every decision and status is forwarded with the latest timestamp among the records (or
  * punctuations) that caused it and, in its {@link EventTime} header, the earliest event time among
@@ -162,6 +163,17 @@ final class DecisionProcessor
   /** True while the task works through a backlog: its last input was older than the lag. */
   private boolean catchingUp;
 
+  /**
+   * The stream-time decision punctuator, scheduled while the input is live and cancelled while the
+   * task catches up. It fires after nearly every record (each advances stream time), and every
+   * punctuation makes Kafka Streams halve the records it processes before it next looks at
+   * punctuators, commits and polls: during a replay that meant one record per loop, and the loop's
+   * own work was a fifth of the stream thread's CPU. While catching up, marks wait for the backlog
+   * or for {@link CatchUp#maxDelay()} anyway, and the wall-clock punctuator (every millisecond at
+   * most) decides them.
+   */
+  private Cancellable decideOnStreamTime;
+
   /** The event time of the input record being processed, {@link #NO_EVENT_TIME} when none. */
   private long inputEventTime = NO_EVENT_TIME;
 
@@ -235,9 +247,9 @@ final class DecisionProcessor
     // Until the first input shows whether a backlog waits, assume one: the marks of the start are
     // decided once it is worked off (or the task is idle), not before.
     lastInputAt = context.currentSystemTimeMs();
-    catchingUp = true;
+    decideOnStreamTime = null;
+    catchingUp(true);
     markEverything();
-    context.schedule(DECIDE_INTERVAL, PunctuationType.STREAM_TIME, now -> maybeDecide());
     context.schedule(DECIDE_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> maybeDecide());
     context.schedule(
         expiryCheckInterval, PunctuationType.WALL_CLOCK_TIME, this::checkResolutionExpiry);
@@ -259,7 +271,7 @@ final class DecisionProcessor
     TopologyInput input = record.value();
     timestamp = record.timestamp();
     lastInputAt = context.currentSystemTimeMs();
-    catchingUp = lastInputAt - timestamp > catchUp.lag().toMillis();
+    catchingUp(lastInputAt - timestamp > catchUp.lag().toMillis());
     if (key == null || input == null) {
       return;
     }
@@ -279,6 +291,18 @@ final class DecisionProcessor
       onGslb(key, gslb.value(), gslb.encoded());
     } else if (input instanceof ServiceInput service) {
       onService(key, service.value(), service.encoded());
+    }
+  }
+
+  /** Whether the task is catching up; decides on stream time only while it is not. */
+  private void catchingUp(boolean backlog) {
+    catchingUp = backlog;
+    if (!backlog && decideOnStreamTime == null) {
+      decideOnStreamTime =
+          context.schedule(DECIDE_INTERVAL, PunctuationType.STREAM_TIME, now -> maybeDecide());
+    } else if (backlog && decideOnStreamTime != null) {
+      decideOnStreamTime.cancel();
+      decideOnStreamTime = null;
     }
   }
 
@@ -409,7 +433,7 @@ final class DecisionProcessor
         timestamp = change.timestamp();
         inputEventTime = change.eventTime();
         lastInputAt = now;
-        catchingUp = now - change.timestamp() > catchUp.lag().toMillis();
+        catchingUp(now - change.timestamp() > catchUp.lag().toMillis());
         markAll(index.dependents(DependencyIndex.peerKey(change.host())), Trigger.PEER_ANSWER);
         change = answerChanges.poll();
       } while (change != null);

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -86,6 +87,65 @@ class DecisionBatchingTest {
         .containsExactly("192.0.2.30", "198.51.100.20", "203.0.113.10");
     assertThat(driver.metrics.recomputations(Trigger.GSLB)).isEqualTo(1);
     assertThat(driver.metrics.recomputations()).isEqualTo(1);
+  }
+
+  @Test
+  void liveInputAfterABacklogIsDecidedAfterEachRecordAgain() {
+    driver = EngineDriverFixtures.healthyShopEngine(SETTINGS, StoreType.IN_MEMORY);
+    driver.recordsAged(Duration.ofHours(1));
+    driver.gslb(EngineDriverFixtures.exposedShopGslb(HOST));
+    driver.advanceWallClock(CatchUp.DEFAULTS.idle());
+    assertThat(driver.read()).hasSize(1);
+
+    driver.recordsAged(Duration.ZERO);
+    driver.peerAnswer(answer("us", "198.51.100.20"));
+
+    assertThat(driver.read())
+        .as("decided on stream time, with no wall-clock time passing")
+        .singleElement()
+        .satisfies(
+            decision ->
+                assertThat(decision.value.explanation().chosenTargets())
+                    .containsExactly("198.51.100.20", "203.0.113.10"));
+  }
+
+  /**
+   * Kafka Streams halves the records it processes between punctuator checks after every
+   * punctuation, so a punctuator firing after each record of a backlog made it process one record
+   * per loop: the stream-time punctuator runs only while the input is live.
+   */
+  @Test
+  void theStreamTimeDecisionRunsOnlyWhileTheInputIsLive() {
+    MockProcessorContext<String, EngineOutput> context = context(new ArrayList<>(), null);
+    DecisionProcessor processor = processor(new CountingMetrics(), new PeerAnswerBoard());
+    processor.init(context);
+    assertThat(streamTimeDecisions(context))
+        .as("until the first input, a backlog is assumed")
+        .isZero();
+
+    processor.process(
+        new Record<>("topology-watcher", new SyncInput(syncMarker()), T0.toEpochMilli()));
+    assertThat(streamTimeDecisions(context)).isEqualTo(1);
+
+    processor.process(
+        new Record<>(
+            "topology-watcher",
+            new SyncInput(syncMarker()),
+            T0.minus(Duration.ofHours(1)).toEpochMilli()));
+    assertThat(streamTimeDecisions(context)).isZero();
+
+    processor.process(
+        new Record<>("topology-watcher", new SyncInput(syncMarker()), T0.toEpochMilli()));
+    processor.process(
+        new Record<>("topology-watcher", new SyncInput(syncMarker()), T0.toEpochMilli()));
+    assertThat(streamTimeDecisions(context)).isEqualTo(1);
+    processor.close();
+  }
+
+  private static long streamTimeDecisions(MockProcessorContext<String, EngineOutput> context) {
+    return context.scheduledPunctuators().stream()
+        .filter(p -> p.getType() == PunctuationType.STREAM_TIME && !p.cancelled())
+        .count();
   }
 
   /**
