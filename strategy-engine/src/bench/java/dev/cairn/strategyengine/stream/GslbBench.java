@@ -84,7 +84,8 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * -Dbench.store=rocksdb|in-memory} (broker run, default rocksdb), {@code -Dbench.linger=} (the
  * engine's producer linger.ms on the broker, default 5 as {@code engine.producer-linger}; Kafka
  * Streams' own default is 100), {@code -Dbench.task-idle=} (Streams {@code max.task.idle.ms}),
- * {@code -Dbench.commit-interval=} (ms, default 1000 as {@code engine.commit-interval}).
+ * {@code -Dbench.commit-interval=} (ms, default 1000 as {@code engine.commit-interval}), {@code
+ * -Dbench.histogram=true} (a class histogram of the live heap after each replay on the broker).
  * {@code -Dbench.warmups=} (replays before the measured one on the broker, default 1), {@code
  * -Dbench.preload-age=} (seconds the pre-loaded records are old, default 60), {@code
  * -Dbench.max-delay=} (the engine's {@code catch-up.max-delay} in ms, default 1000), {@code -Dbench.idle=}
