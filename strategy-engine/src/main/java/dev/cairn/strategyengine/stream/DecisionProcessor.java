@@ -247,7 +247,7 @@ final class DecisionProcessor
     // Until the first input shows whether a backlog waits, assume one: the marks of the start are
     // decided once it is worked off (or the task is idle), not before.
     lastInputAt = context.currentSystemTimeMs();
-    decideOnStreamTime = null;
+    decideOnStreamTime = null; // a task's processor can be initialised again: not its old one
     catchingUp(true);
     markEverything();
     context.schedule(DECIDE_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> maybeDecide());

@@ -65,12 +65,22 @@ final class EncodedStore<V> {
     return values.containsKey(key);
   }
 
-  /** The stored value decoded, {@code null} when there is none. */
+  /**
+   * The stored value decoded, {@code null} when there is none; decoded from the store on its first
+   * read after a start, then kept.
+   *
+   * @throws RuntimeException when the stored bytes do not decode (a store written by another
+   *     version)
+   */
   V get(String key) {
     V value = values.get(key);
-    return value != null || !values.containsKey(key)
-        ? value
-        : decoder.deserialize(name, store.get(key));
+    if (value == null && values.containsKey(key)) {
+      value = decoder.deserialize(name, store.get(key));
+      if (value != null) {
+        values.put(key, value);
+      }
+    }
+    return value;
   }
 
   /**
@@ -78,24 +88,15 @@ final class EncodedStore<V> {
    * bytes, so a true answer means storing it would change nothing.
    */
   boolean holds(String key, V value) {
-    V last = values.get(key);
-    if (last == null) {
-      if (!values.containsKey(key)) {
-        return false;
-      }
-      try {
-        last = decoder.deserialize(name, store.get(key));
-      } catch (RuntimeException e) {
-        // Stored by a version whose encoding this one cannot read: not the same, so the new value
-        // is published and replaces it.
-        return false;
-      }
-      if (last == null) {
-        return false;
-      }
-      values.put(key, last);
+    V last;
+    try {
+      last = get(key);
+    } catch (RuntimeException e) {
+      // Stored by a version whose encoding this one cannot read: not the same, so the new value is
+      // published and replaces it.
+      return false;
     }
-    return last.equals(value);
+    return last != null && last.equals(value);
   }
 
   /**
