@@ -67,7 +67,11 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  *   <li><b>S2</b>: {@code us}'s DNS is black-holed for {@code eu} ({@link Cluster#setSilent}); per
  *       Gslb, the time until {@code eu}'s DNSEndpoint write no longer holds {@code us}'s targets,
  *       observed at {@code eu}'s mock API, split into detection (the prober's failing peer answer),
- *       engine and writer.
+ *       engine and writer. With {@code bench.s2-rounds} above 1 (default 2), {@code us} then answers
+ *       again, every {@code eu} DNSEndpoint is waited for back on {@code us}'s targets (the fail
+ *       back), and S2 runs again: the first failover after a start runs code the JVM has not
+ *       compiled yet (the whole stack is one JVM still compiling when S2 starts), a later one shows
+ *       a warm stack. Every round is reported.
  *   <li><b>S8</b>: per-hop delivery latency (record CreateTime to receipt by a consumer of this
  *       JVM) on the watcher's, the probers' and the engine's output topics in the first 5 s of each
  *       topic's traffic (cold start), during S1, S1 reversed and S2, against the anchors' p99.
@@ -77,7 +81,8 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  *
  * <p>Options: {@code bench.n}, {@code bench.changes}, {@code bench.rate} (changes per second),
  * {@code bench.split-brain-seconds} (the Gslbs' threshold, default 1), {@code
- * bench.probe-interval-ms} (default 5000, the prober's default), {@code bench.writer-rate} (the
+ * bench.probe-interval-ms} (default 5000, the prober's default), {@code bench.s2-rounds} (default
+ * 2), {@code bench.writer-rate} (the
  * record-writer's rate limit, writes per second and burst, default 1000), {@code bench.linger-ms}
  * (unset: the services' own producer {@code linger.ms}, 5; set, it replaces the watcher's, the
  * prober's and the engine's), {@code bench.e2e-messages} (default 5000), {@code bench.seed-threads}
@@ -107,6 +112,7 @@ class TwoClusterBench {
   private final int e2eMessages = Integer.getInteger("bench.e2e-messages", 5000);
   private final int seedThreads = Integer.getInteger("bench.seed-threads", 4);
   private final boolean runS1 = Boolean.parseBoolean(System.getProperty("bench.s1", "true"));
+  private final int s2Rounds = Math.max(1, Integer.getInteger("bench.s2-rounds", 2));
   private final List<String> report = Collections.synchronizedList(new ArrayList<>());
 
   /** The engine's Streams producers' interceptors, through Spring Boot's Streams properties. */
@@ -282,7 +288,7 @@ class TwoClusterBench {
       // S2 alone, as soon as the stack has settled (see bench.s1).
       line("S1 and S8 skipped (bench.s1=false)");
       quiet(euApi, usApi);
-      s2(us, euApi, topics, euAnswers, euDecisions, usBoth);
+      s2Rounds(us, euApi, usApi, topics, euAnswers, euDecisions, usBoth);
       return;
     }
 
@@ -320,7 +326,7 @@ class TwoClusterBench {
 
     // ------------------------------------------------------------------ S2
     quiet(euApi, usApi);
-    long[] s2Window = s2(us, euApi, topics, euAnswers, euDecisions, usBoth);
+    long[] s2Window = s2Rounds(us, euApi, usApi, topics, euAnswers, euDecisions, usBoth);
 
     // ------------------------------------------------------------------ S8
     line("");
@@ -609,8 +615,39 @@ class TwoClusterBench {
 
   // -------------------------------------------------------------------------------------- S2
 
-  /** Runs S2 and returns its window (epoch ms): from the cut to the last failover write. */
+  /**
+   * Runs S2 {@code bench.s2-rounds} times, each after every eu DNSEndpoint is back on us's
+   * targets, and returns the first round's window (epoch ms) for S8.
+   */
+  private long[] s2Rounds(
+      Cluster us,
+      ApiRecorder euApi,
+      ApiRecorder usApi,
+      TopicRecorder topics,
+      String euAnswers,
+      String euDecisions,
+      Set<String> usTargets) {
+    long[] first = s2(1, us, euApi, topics, euAnswers, euDecisions, usTargets);
+    for (int round = 2; round <= s2Rounds; round++) {
+      long back = System.nanoTime();
+      waitFor(
+          "every eu DNSEndpoint back on us's targets",
+          Duration.ofSeconds(240L + n / 50),
+          () -> count(i -> usTargets.equals(hostTargets(euApi.latest(i)))) == n,
+          () -> count(i -> usTargets.equals(hostTargets(euApi.latest(i)))) + "/" + n + " back");
+      line("");
+      line(
+          "fail back: every eu DNSEndpoint on us's targets again %.1f s after us answered again",
+          (System.nanoTime() - back) / 1e9);
+      quiet(euApi, usApi);
+      s2(round, us, euApi, topics, euAnswers, euDecisions, usTargets);
+    }
+    return first;
+  }
+
+  /** Runs S2 once and returns its window (epoch ms): from the cut to the last failover write. */
   private long[] s2(
+      int round,
       Cluster us,
       ApiRecorder euApi,
       TopicRecorder topics,
@@ -621,9 +658,13 @@ class TwoClusterBench {
     assertThat(notOnPrimary).as("eu Gslbs not answering us's targets before the cut").isZero();
     line("");
     line(
-        "S2 us black-holed for eu (no answer, no ICMP); N=%d failover Gslbs, threshold %d s, probe"
-            + " interval %d ms; load %s",
-        n, splitBrainSeconds, probeInterval.toMillis(), load());
+        "S2%s us black-holed for eu (no answer, no ICMP); N=%d failover Gslbs, threshold %d s,"
+            + " probe interval %d ms; load %s",
+        s2Rounds > 1 ? " round " + round + " of " + s2Rounds : "",
+        n,
+        splitBrainSeconds,
+        probeInterval.toMillis(),
+        load());
     long writesBefore = euApi.dnsEndpointWrites();
     long statusBefore = euApi.statusWrites();
     long cut = System.nanoTime();

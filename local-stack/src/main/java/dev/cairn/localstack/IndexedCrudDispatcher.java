@@ -75,7 +75,13 @@ import tools.jackson.databind.node.ObjectNode;
  *       watch that has missed its type's changes gets a BOOKMARK at most once a second;
  *   <li>a watch event is encoded once per change, not once per watcher, and is written from the
  *       thread that made the change (the server's event loop) without waiting; closing a watch only
- *       unregisters it.
+ *       unregisters it;
+ *   <li>an update (PUT, merge or JSON patch) does fabric8's work without its repetitions: the PUT
+ *       body is parsed once (fabric8 binds it to a typed object for validation and parses it again
+ *       into a tree), "did the object change" and "did its spec change" are tree comparisons
+ *       (fabric8 builds a JSON diff for each), and the stored object's attributes come from the
+ *       updated tree (fabric8 hands over only its JSON, which was parsed again). The answers are
+ *       the same request for request ({@code IndexedCrudUpdatesIT}).
  * </ul>
  *
  * <p>Requests are serialised by a read-write lock (the server calls it from one event loop, so it
