@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.server.mock.crud.PatchHandler;
 import io.fabric8.kubernetes.client.server.mock.crud.PostHandler;
 import io.fabric8.kubernetes.client.server.mock.crud.PutHandler;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.kubernetes.client.utils.Utils;
 import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.crud.AttributeType;
@@ -226,11 +227,11 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
       }
       GenericKubernetesResource head = head(tree);
       if (head == null
-          || isNullOrEmpty(head.getKind())
-          || isNullOrEmpty(head.getApiVersion())
+          || Utils.isNullOrEmpty(head.getKind())
+          || Utils.isNullOrEmpty(head.getApiVersion())
           || head.getMetadata() == null
-          || (isNullOrEmpty(head.getMetadata().getName())
-              && isNullOrEmpty(head.getMetadata().getGenerateName()))) {
+          || (Utils.isNullOrEmpty(head.getMetadata().getName())
+              && Utils.isNullOrEmpty(head.getMetadata().getGenerateName()))) {
         return super.validateRequestBody(body);
       }
       parsedBody = body;
@@ -264,10 +265,6 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
 
   private static String textOrNull(JsonNode node) {
     return node == null || node.isNull() ? null : node.asString();
-  }
-
-  private static boolean isNullOrEmpty(String value) {
-    return value == null || value.isEmpty();
   }
 
   private MockResponse read(String path) {
@@ -477,7 +474,7 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
     updatedTree = updated;
   }
 
-  static boolean specChanged(JsonNode current, JsonNode updated) {
+  private static boolean specChanged(JsonNode current, JsonNode updated) {
     for (String field : current.propertyNames()) {
       if (!field.equals("metadata")
           && !field.equals("status")
