@@ -81,6 +81,7 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * 10,000 Gslbs (one host each, a third each roundRobin, failover and geoip) in 100 namespaces, two
  * peers (us, ap) answering for every host. Options: {@code -Dbench.gslbs=} (Gslbs on the broker,
  * default 10,000), {@code -Dbench.changes=} (peer-answer changes timed, default 500), {@code
+ * -Dbench.bursts=} (bursts of a new answer for every host after them, default 3), {@code
  * -Dbench.store=rocksdb|in-memory} (broker run, default rocksdb), {@code -Dbench.linger=} (the
  * engine's producer linger.ms on the broker, default 5 as {@code engine.producer-linger}; Kafka
  * Streams' own default is 100), {@code -Dbench.task-idle=} (Streams {@code max.task.idle.ms}),
@@ -341,6 +342,9 @@ class GslbBench {
       KafkaStreams streams =
           replay(broker, topics, "gslb-bench", stateDir, storeType, expected, "measured");
       changeLatencyOnTheBroker(broker, gslbs);
+      for (int round = 1; round <= Integer.getInteger("bench.bursts", 3); round++) {
+        burstOnTheBroker(broker, gslbs, round);
+      }
       streams.close(Duration.ofSeconds(30));
     } finally {
       broker.destroy();
@@ -706,7 +710,7 @@ class GslbBench {
               .replaceAll("\\d+", "N");
       byName.merge(name, Math.max(0, delta), Long::sum);
     }
-    StringBuilder line = new StringBuilder(label + ": thread CPU during the replay:");
+    StringBuilder line = new StringBuilder(label + ": thread CPU:");
     byName.entrySet().stream()
         .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
         .limit(10)
@@ -782,6 +786,92 @@ class GslbBench {
       reader.join();
     }
     report("broker: peer-answer change → decision consumed (end to end)", latency, changes);
+  }
+
+  /**
+   * A peer's answers for every host change at once, as when a peer fails (the local stack's S2
+   * burst, without the rest of the stack): every Gslb's "us" answer gets new targets, sent as fast
+   * as the producer takes them, and the decisions that follow are counted until none has come for
+   * 2 s; {@code -Dbench.bursts=} times (default 3), each to other targets. Reports the time from
+   * the first answer sent to the last decision received, the decisions per second, and the
+   * threads' CPU meanwhile (how much of the engine's share of a failover in the stack is its own
+   * work and how much waiting for a core).
+   */
+  private void burstOnTheBroker(EmbeddedKafkaKraftBroker broker, List<GslbState> gslbs, int round)
+      throws Exception {
+    List<Long> received = java.util.Collections.synchronizedList(new ArrayList<>());
+    AtomicBoolean stop = new AtomicBoolean();
+    KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                broker.getBrokersAsString(),
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+                10),
+            new StringDeserializer(),
+            new org.apache.kafka.common.serialization.ByteArrayDeserializer());
+    TopicPartition decisions = new TopicPartition(Topics.DECISIONS.name(), 0);
+    consumer.assign(List.of(decisions));
+    consumer.seekToEnd(List.of(decisions));
+    consumer.position(decisions);
+    Thread reader =
+        new Thread(
+            () -> {
+              while (!stop.get()) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(20))) {
+                  received.add(System.nanoTime());
+                }
+              }
+              consumer.close();
+            },
+            "decision-reader");
+    reader.start();
+    Map<Long, Long> threadsBefore = threadCpu();
+    long start = System.nanoTime();
+    long sent;
+    try (KafkaProducer<String, Object> producer = producer(broker)) {
+      Instant now = Instant.now();
+      for (GslbState gslb : gslbs) {
+        PeerAnswer us = peers(host(gslb), now, true).get(0);
+        int n = Math.abs(host(gslb).hashCode());
+        PeerAnswer moved =
+            new PeerAnswer(
+                us.host(),
+                us.geoTag(),
+                us.server(),
+                ProbeStatus.OK,
+                List.of("203." + round + "." + (n % 250) + "." + (n / 250 % 250)),
+                List.of(),
+                us.ttlSeconds(),
+                now,
+                null,
+                now);
+        producer.send(record(Topics.PEER_ANSWERS, moved.key(), moved));
+      }
+      producer.flush();
+      sent = System.nanoTime();
+      long last;
+      do {
+        Thread.sleep(200);
+        synchronized (received) {
+          last = received.isEmpty() ? start : received.get(received.size() - 1);
+        }
+      } while (System.nanoTime() - Math.max(last, sent) < Duration.ofSeconds(2).toNanos());
+    } finally {
+      stop.set(true);
+      reader.join();
+    }
+    long last = received.isEmpty() ? start : received.get(received.size() - 1);
+    System.out.printf(
+        "broker: burst %d, %,d peer answers (sent in %.2f s) → %,d decisions, the last %.2f s after"
+            + " the first answer: %,.0f decisions/s%n",
+        round,
+        gslbs.size(),
+        (sent - start) / 1e9,
+        received.size(),
+        (last - start) / 1e9,
+        received.size() / Math.max(1e-9, (last - start) / 1e9));
+    printThreadCpu("burst " + round, threadsBefore);
   }
 
   private static Map<String, Long> endOffsets(EmbeddedKafkaKraftBroker broker) throws Exception {
