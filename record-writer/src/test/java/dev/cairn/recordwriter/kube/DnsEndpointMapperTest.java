@@ -131,6 +131,63 @@ class DnsEndpointMapperTest {
   }
 
   @Test
+  void anUpdateKeepsEverythingItDoesNotOwnAndLeavesTheObjectItStartedFromAsItWas() {
+    // An object as the API serves it, with fields Cairn never writes.
+    GenericKubernetesResource base =
+        serialization.unmarshal(
+            """
+            {"apiVersion":"externaldns.k8s.io/v1alpha1","kind":"DNSEndpoint",
+             "metadata":{"namespace":"shop","name":"web","resourceVersion":"41","generation":3,
+               "uid":"u-1","creationTimestamp":"2026-11-30T00:00:00Z","finalizers":["keep/me"],
+               "labels":{"team":"dns"},"annotations":{"note":"hand"},
+               "managedFields":[{"manager":"kubectl","operation":"Update","apiVersion":"v1",
+                 "fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{}}}],
+               "ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"keep","uid":"c"}]},
+             "spec":{"endpoints":[{"dnsName":"old.example.com","recordType":"A",
+               "targets":["192.0.2.9"]}],"extra":{"x":[1,2]}},
+             "status":{"observedGeneration":3},
+             "somethingNew":{"a":"b"}}
+            """,
+            GenericKubernetesResource.class);
+    String before = serialization.asJson(base);
+
+    Map<String, Object> updated = mapper.toJsonMap(mapper.toUpdated(base, desired));
+
+    assertThat(serialization.asJson(base)).isEqualTo(before);
+    Map<String, Object> original = mapper.toJsonMap(base);
+    assertThat(updated.get("status")).isEqualTo(original.get("status"));
+    assertThat(updated.get("somethingNew")).isEqualTo(original.get("somethingNew"));
+    assertThat(updated.get("apiVersion")).isEqualTo(original.get("apiVersion"));
+    assertThat(updated.get("kind")).isEqualTo(original.get("kind"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> spec = (Map<String, Object>) updated.get("spec");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> originalSpec = (Map<String, Object>) original.get("spec");
+    assertThat(spec.get("extra")).isEqualTo(originalSpec.get("extra"));
+    assertThat(spec.get("endpoints")).isNotEqualTo(originalSpec.get("endpoints"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> metadata = (Map<String, Object>) updated.get("metadata");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> originalMetadata = (Map<String, Object>) original.get("metadata");
+    for (String field :
+        List.of(
+            "namespace",
+            "name",
+            "resourceVersion",
+            "generation",
+            "uid",
+            "creationTimestamp",
+            "finalizers",
+            "managedFields")) {
+      assertThat(metadata.get(field)).as(field).isEqualTo(originalMetadata.get(field));
+    }
+    assertThat(metadata.get("labels")).isEqualTo(desired.labels());
+    @SuppressWarnings("unchecked")
+    Map<String, String> annotations = (Map<String, String>) metadata.get("annotations");
+    assertThat(annotations).containsEntry("note", "hand");
+  }
+
+  @Test
   void readsAnObjectOthersWroteLeniently() {
     GenericKubernetesResource r = new GenericKubernetesResource();
     r.setApiVersion("externaldns.k8s.io/v1alpha1");
