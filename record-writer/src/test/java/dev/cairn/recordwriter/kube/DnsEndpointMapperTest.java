@@ -159,16 +159,12 @@ class DnsEndpointMapperTest {
     assertThat(updated.get("somethingNew")).isEqualTo(original.get("somethingNew"));
     assertThat(updated.get("apiVersion")).isEqualTo(original.get("apiVersion"));
     assertThat(updated.get("kind")).isEqualTo(original.get("kind"));
-    @SuppressWarnings("unchecked")
-    Map<String, Object> spec = (Map<String, Object>) updated.get("spec");
-    @SuppressWarnings("unchecked")
-    Map<String, Object> originalSpec = (Map<String, Object>) original.get("spec");
+    Map<String, Object> spec = field(updated, "spec");
+    Map<String, Object> originalSpec = field(original, "spec");
     assertThat(spec.get("extra")).isEqualTo(originalSpec.get("extra"));
     assertThat(spec.get("endpoints")).isNotEqualTo(originalSpec.get("endpoints"));
-    @SuppressWarnings("unchecked")
-    Map<String, Object> metadata = (Map<String, Object>) updated.get("metadata");
-    @SuppressWarnings("unchecked")
-    Map<String, Object> originalMetadata = (Map<String, Object>) original.get("metadata");
+    Map<String, Object> metadata = field(updated, "metadata");
+    Map<String, Object> originalMetadata = field(original, "metadata");
     for (String field :
         List.of(
             "namespace",
@@ -182,9 +178,13 @@ class DnsEndpointMapperTest {
       assertThat(metadata.get(field)).as(field).isEqualTo(originalMetadata.get(field));
     }
     assertThat(metadata.get("labels")).isEqualTo(desired.labels());
-    @SuppressWarnings("unchecked")
-    Map<String, String> annotations = (Map<String, String>) metadata.get("annotations");
-    assertThat(annotations).containsEntry("note", "hand");
+    assertThat(field(metadata, "annotations")).containsEntry("note", "hand");
+  }
+
+  /** An object field of a JSON map. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> field(Map<String, Object> json, String name) {
+    return (Map<String, Object>) json.get(name);
   }
 
   @Test

@@ -730,32 +730,7 @@ class GslbBench {
     int changes = Integer.getInteger("bench.changes", 500);
     Map<String, Long> received = new ConcurrentHashMap<>();
     AtomicBoolean stop = new AtomicBoolean();
-    KafkaConsumer<String, TargetDecision> consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                broker.getBrokersAsString(),
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
-                10),
-            new StringDeserializer(),
-            new CairnDeserializer<>(TargetDecision.class));
-    TopicPartition decisions = new TopicPartition(Topics.DECISIONS.name(), 0);
-    consumer.assign(List.of(decisions));
-    consumer.seekToEnd(List.of(decisions));
-    consumer.position(decisions);
-    Thread reader =
-        new Thread(
-            () -> {
-              while (!stop.get()) {
-                for (ConsumerRecord<String, TargetDecision> r :
-                    consumer.poll(Duration.ofMillis(20))) {
-                  received.put(r.key(), System.nanoTime());
-                }
-              }
-              consumer.close();
-            },
-            "decision-reader");
-    reader.start();
+    Thread reader = readDecisions(broker, stop, key -> received.put(key, System.nanoTime()));
     long[] latency = new long[changes];
     Map<String, Boolean> up = new HashMap<>();
     try (KafkaProducer<String, Object> producer = producer(broker)) {
@@ -801,31 +776,7 @@ class GslbBench {
       throws Exception {
     List<Long> received = java.util.Collections.synchronizedList(new ArrayList<>());
     AtomicBoolean stop = new AtomicBoolean();
-    KafkaConsumer<String, byte[]> consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                broker.getBrokersAsString(),
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
-                10),
-            new StringDeserializer(),
-            new org.apache.kafka.common.serialization.ByteArrayDeserializer());
-    TopicPartition decisions = new TopicPartition(Topics.DECISIONS.name(), 0);
-    consumer.assign(List.of(decisions));
-    consumer.seekToEnd(List.of(decisions));
-    consumer.position(decisions);
-    Thread reader =
-        new Thread(
-            () -> {
-              while (!stop.get()) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(20))) {
-                  received.add(System.nanoTime());
-                }
-              }
-              consumer.close();
-            },
-            "decision-reader");
-    reader.start();
+    Thread reader = readDecisions(broker, stop, key -> received.add(System.nanoTime()));
     Map<Long, Long> threadsBefore = threadCpu();
     long start = System.nanoTime();
     long sent;
@@ -872,6 +823,43 @@ class GslbBench {
         (last - start) / 1e9,
         received.size() / Math.max(1e-9, (last - start) / 1e9));
     printThreadCpu("burst " + round, threadsBefore);
+  }
+
+  /**
+   * Starts a thread that follows the decisions topic from its current end (positioned before this
+   * returns, so no later decision is missed) and tells {@code onDecision} each record's key as it
+   * arrives, until {@code stop} is set.
+   */
+  private static Thread readDecisions(
+      EmbeddedKafkaKraftBroker broker,
+      AtomicBoolean stop,
+      java.util.function.Consumer<String> onDecision) {
+    KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                broker.getBrokersAsString(),
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+                10),
+            new StringDeserializer(),
+            new org.apache.kafka.common.serialization.ByteArrayDeserializer());
+    TopicPartition decisions = new TopicPartition(Topics.DECISIONS.name(), 0);
+    consumer.assign(List.of(decisions));
+    consumer.seekToEnd(List.of(decisions));
+    consumer.position(decisions);
+    Thread reader =
+        new Thread(
+            () -> {
+              while (!stop.get()) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(20))) {
+                  onDecision.accept(r.key());
+                }
+              }
+              consumer.close();
+            },
+            "decision-reader");
+    reader.start();
+    return reader;
   }
 
   private static Map<String, Long> endOffsets(EmbeddedKafkaKraftBroker broker) throws Exception {
