@@ -570,15 +570,7 @@ class GslbBench {
 
     Replay(EmbeddedKafkaKraftBroker broker, String topic, Map<String, ByteBuffer> expected) {
       this.expected = expected;
-      consumer =
-          new KafkaConsumer<>(
-              Map.of(
-                  ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                  broker.getBrokersAsString(),
-                  ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
-                  10),
-              new StringDeserializer(),
-              new ByteArrayDeserializer());
+      consumer = byteConsumer(broker);
       TopicPartition decisions = new TopicPartition(topic, 0);
       consumer.assign(List.of(decisions));
       consumer.seekToBeginning(List.of(decisions));
@@ -825,6 +817,18 @@ class GslbBench {
     printThreadCpu("burst " + round, threadsBefore);
   }
 
+  /** A consumer of raw values that fetches as soon as a record is there (10 ms at most). */
+  private static KafkaConsumer<String, byte[]> byteConsumer(EmbeddedKafkaKraftBroker broker) {
+    return new KafkaConsumer<>(
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            broker.getBrokersAsString(),
+            ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+            10),
+        new StringDeserializer(),
+        new ByteArrayDeserializer());
+  }
+
   /**
    * Starts a thread that follows the decisions topic from its current end (positioned before this
    * returns, so no later decision is missed) and tells {@code onDecision} each record's key as it
@@ -834,15 +838,7 @@ class GslbBench {
       EmbeddedKafkaKraftBroker broker,
       AtomicBoolean stop,
       java.util.function.Consumer<String> onDecision) {
-    KafkaConsumer<String, byte[]> consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                broker.getBrokersAsString(),
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
-                10),
-            new StringDeserializer(),
-            new org.apache.kafka.common.serialization.ByteArrayDeserializer());
+    KafkaConsumer<String, byte[]> consumer = byteConsumer(broker);
     TopicPartition decisions = new TopicPartition(Topics.DECISIONS.name(), 0);
     consumer.assign(List.of(decisions));
     consumer.seekToEnd(List.of(decisions));
