@@ -70,8 +70,8 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  *       engine and writer. With {@code bench.s2-rounds} above 1 (default 2), {@code us} then answers
  *       again, every {@code eu} DNSEndpoint is waited for back on {@code us}'s targets (the fail
  *       back), and S2 runs again: the first failover after a start runs code the JVM has not
- *       compiled yet (the whole stack is one JVM still compiling when S2 starts), a later one shows
- *       a warm stack. Every round is reported.
+ *       compiled yet (the whole stack is one JVM still compiling when S2 starts), a later one a
+ *       stack that has compiled more of it. Every round is reported.
  *   <li><b>S8</b>: per-hop delivery latency (record CreateTime to receipt by a consumer of this
  *       JVM) on the watcher's, the probers' and the engine's output topics in the first 5 s of each
  *       topic's traffic (cold start), during S1, S1 reversed and S2, against the anchors' p99.
@@ -82,8 +82,8 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * <p>Options: {@code bench.n}, {@code bench.changes}, {@code bench.rate} (changes per second),
  * {@code bench.split-brain-seconds} (the Gslbs' threshold, default 1), {@code
  * bench.probe-interval-ms} (default 5000, the prober's default), {@code bench.s2-rounds} (default
- * 2), {@code bench.writer-rate} (the
- * record-writer's rate limit, writes per second and burst, default 1000), {@code bench.linger-ms}
+ * 2), {@code bench.writer-rate} (the record-writer's rate limit, writes per second and burst,
+ * default 1000), {@code bench.linger-ms}
  * (unset: the services' own producer {@code linger.ms}, 5; set, it replaces the watcher's, the
  * prober's and the engine's), {@code bench.e2e-messages} (default 5000), {@code bench.seed-threads}
  * (parallel creates per cluster, default 4), {@code bench.settle-timeout-s} (default 480), {@code
