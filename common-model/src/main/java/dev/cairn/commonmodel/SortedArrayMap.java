@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.function.BiConsumer;
 
 /**
@@ -23,9 +24,14 @@ import java.util.function.BiConsumer;
  * <p>Keys are never {@code null} (a {@code null} key is rejected, as a {@code TreeMap} rejects it);
  * values may be. Every mutator throws {@link UnsupportedOperationException}.
  *
+ * <p>It is a {@link SortedMap} (natural order, no comparator) so that Jackson, which Cairn has
+ * write map entries sorted by key ({@code SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS}), writes
+ * it as it is instead of copying it into a {@code TreeMap} first, on every record it encodes. The
+ * sub-maps are copies, not views: the map never changes, so a copy reads the same.
+ *
  * @param <V> the value type
  */
-final class SortedArrayMap<V> extends AbstractMap<String, V> {
+final class SortedArrayMap<V> extends AbstractMap<String, V> implements SortedMap<String, V> {
 
   private final String[] keys;
   private final Object[] values;
@@ -170,5 +176,64 @@ final class SortedArrayMap<V> extends AbstractMap<String, V> {
         return keys.length;
       }
     };
+  }
+
+  // ------------------------------------------------------------------ SortedMap
+
+  /** {@code null}: the keys' natural order. */
+  @Override
+  public java.util.Comparator<? super String> comparator() {
+    return null;
+  }
+
+  @Override
+  public String firstKey() {
+    if (keys.length == 0) {
+      throw new NoSuchElementException("an empty map has no first key");
+    }
+    return keys[0];
+  }
+
+  @Override
+  public String lastKey() {
+    if (keys.length == 0) {
+      throw new NoSuchElementException("an empty map has no last key");
+    }
+    return keys[keys.length - 1];
+  }
+
+  /** The entries from {@code fromKey} (inclusive) to {@code toKey} (exclusive), as a copy. */
+  @Override
+  public SortedMap<String, V> subMap(String fromKey, String toKey) {
+    if (Objects.requireNonNull(fromKey, "fromKey").compareTo(toKey) > 0) {
+      throw new IllegalArgumentException("fromKey " + fromKey + " is after toKey " + toKey);
+    }
+    return range(from(fromKey), from(toKey));
+  }
+
+  /** The entries before {@code toKey}, as a copy. */
+  @Override
+  public SortedMap<String, V> headMap(String toKey) {
+    return range(0, from(toKey));
+  }
+
+  /** The entries from {@code fromKey} on, as a copy. */
+  @Override
+  public SortedMap<String, V> tailMap(String fromKey) {
+    return range(from(fromKey), keys.length);
+  }
+
+  /** The index of the first key at or after {@code key}. */
+  private int from(String key) {
+    int index = Arrays.binarySearch(keys, Objects.requireNonNull(key, "a null key"));
+    return index >= 0 ? index : -index - 1;
+  }
+
+  private SortedMap<String, V> range(int from, int to) {
+    if (from == 0 && to == keys.length) {
+      return this;
+    }
+    return new SortedArrayMap<>(
+        Arrays.copyOfRange(keys, from, to), Arrays.copyOfRange(values, from, to));
   }
 }

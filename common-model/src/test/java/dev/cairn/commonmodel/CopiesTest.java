@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -117,5 +118,37 @@ class CopiesTest {
 
     assertThat(copy.entrySet()).containsExactly(new AbstractMap.SimpleImmutableEntry<>("a", 1));
     assertThat(copy.entrySet().iterator()).toIterable().hasSize(1);
+  }
+
+  @Test
+  void aCopyIsASortedMapWhoseRangesReadAsATreeMapsDo() {
+    Random random = new Random(7);
+    for (int round = 0; round < 200; round++) {
+      TreeMap<String, Integer> tree = new TreeMap<>();
+      int size = 1 + random.nextInt(8);
+      while (tree.size() < size) {
+        tree.put(Character.toString('a' + random.nextInt(12)), random.nextInt(100));
+      }
+      SortedMap<String, Integer> copy = (SortedMap<String, Integer>) Copies.sortedMap(tree);
+      assertThat(copy.comparator()).isNull();
+      assertThat(copy.firstKey()).isEqualTo(tree.firstKey());
+      assertThat(copy.lastKey()).isEqualTo(tree.lastKey());
+      // Bounds inside, between, before and after the keys.
+      String from = Character.toString('a' + random.nextInt(14) - 1);
+      String to = Character.toString(from.charAt(0) + random.nextInt(6));
+      assertThat(copy.subMap(from, to)).containsExactlyEntriesOf(tree.subMap(from, to));
+      assertThat(copy.headMap(to)).containsExactlyEntriesOf(tree.headMap(to));
+      assertThat(copy.tailMap(from)).containsExactlyEntriesOf(tree.tailMap(from));
+      assertThat(copy.headMap(to)).isEqualTo(tree.headMap(to));
+    }
+    SortedMap<String, Integer> copy = (SortedMap<String, Integer>) Copies.sortedMap(Map.of("b", 1));
+    assertThatThrownBy(() -> copy.subMap("c", "a")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> copy.headMap(null)).isInstanceOf(NullPointerException.class);
+    SortedMap<String, Integer> none = copy.headMap("a");
+    assertThat(none).isEmpty();
+    assertThatThrownBy(none::firstKey).isInstanceOf(java.util.NoSuchElementException.class);
+    assertThatThrownBy(none::lastKey).isInstanceOf(java.util.NoSuchElementException.class);
+    assertThatThrownBy(() -> copy.tailMap("a").put("c", 3))
+        .isInstanceOf(UnsupportedOperationException.class);
   }
 }

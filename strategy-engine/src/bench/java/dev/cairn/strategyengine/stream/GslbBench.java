@@ -128,6 +128,85 @@ class GslbBench {
    */
   @Test
   void decideWithPlacementThroughputOnOneCore() {
+    PlacementFixture fixture = placementFixture();
+    measure(
+        "GslbDecider.decide() with node-aware placement",
+        fixture.gslbs(),
+        fixture.view(),
+        fixture.placement());
+  }
+
+  /**
+   * What the engine's JSON costs per Gslb on one thread, on the Gslbs of {@link
+   * #decideWithPlacementThroughputOnOneCore}: encoding the decision and the status it publishes,
+   * and decoding the Gslb record it consumes, each 5 times to warm up, then {@code bench.rounds}
+   * times (default 10) on the clock:
+   *
+   * <pre>
+   * ./mvnw -o -pl strategy-engine -Pbench test -Dtest='GslbBench#codecThroughputOnOneCore' -Dsurefire.failIfNoSpecifiedTests=false
+   * </pre>
+   */
+  @Test
+  void codecThroughputOnOneCore() {
+    PlacementFixture fixture = placementFixture();
+    List<GslbOutcome> outcomes = new ArrayList<>(fixture.gslbs().size());
+    List<byte[]> gslbRecords = new ArrayList<>(fixture.gslbs().size());
+    for (GslbState gslb : fixture.gslbs()) {
+      outcomes.add(GslbDecider.decide(gslb, fixture.view(), SETTINGS, fixture.placement(), NOW));
+      gslbRecords.add(EngineJson.encode(gslb));
+    }
+    var gslbDecoder = EngineJson.serde(GslbState.class).deserializer();
+    onOneThread(
+        "encoding a decision and its status",
+        outcomes.size(),
+        () -> {
+          long bytes = 0;
+          for (GslbOutcome outcome : outcomes) {
+            bytes += EngineJson.encode(outcome.decision()).length;
+            bytes += EngineJson.encode(outcome.status()).length;
+          }
+          return bytes;
+        });
+    onOneThread(
+        "decoding a Gslb record",
+        gslbRecords.size(),
+        () -> {
+          long names = 0;
+          for (byte[] gslb : gslbRecords) {
+            names += gslbDecoder.deserialize(Topics.GSLBS.name(), gslb).name().length();
+          }
+          return names;
+        });
+  }
+
+  /** Runs {@code round} 5 times, then {@code bench.rounds} times on the clock, and prints. */
+  private static void onOneThread(String what, int perRound, java.util.function.LongSupplier round) {
+    long checksum = 0;
+    for (int i = 0; i < 5; i++) {
+      checksum += round.getAsLong();
+    }
+    int rounds = Integer.getInteger("bench.rounds", 10);
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long cpuStart = threads.getCurrentThreadCpuTime();
+    long allocatedStart = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+    for (int i = 0; i < rounds; i++) {
+      checksum += round.getAsLong();
+    }
+    long allocated =
+        threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - allocatedStart;
+    double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
+    long n = (long) rounds * perRound;
+    System.out.printf(
+        "%s: %,d times; thread CPU %.2f s = %.2f µs each (%,d bytes allocated each; checksum %d)%n",
+        what, n, cpuSeconds, cpuSeconds * 1e6 / n, allocated / n, checksum);
+  }
+
+  /** The Gslbs of {@link #decideWithPlacementThroughputOnOneCore}, with their view. */
+  private record PlacementFixture(
+      List<GslbState> gslbs, MapGslbView view, PlacementSettings placement) {}
+
+  private PlacementFixture placementFixture() {
     List<GslbState> gslbs = new ArrayList<>(GSLBS);
     List<RouteState> routes = new ArrayList<>(GSLBS);
     List<ServiceState> services = new ArrayList<>(GSLBS);
@@ -205,8 +284,7 @@ class GslbBench {
               List.of()));
     }
     MapGslbView view = new MapGslbView(routes, services, endpoints, answers, nodes, List.of());
-    measure(
-        "GslbDecider.decide() with node-aware placement",
+    return new PlacementFixture(
         gslbs,
         view,
         new PlacementSettings(
