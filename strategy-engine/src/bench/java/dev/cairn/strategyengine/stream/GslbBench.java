@@ -180,7 +180,8 @@ class GslbBench {
   }
 
   /** Runs {@code round} 5 times, then {@code bench.rounds} times on the clock, and prints. */
-  private static void onOneThread(String what, int perRound, java.util.function.LongSupplier round) {
+  private static void onOneThread(
+      String what, int perRound, java.util.function.LongSupplier round) {
     long checksum = 0;
     for (int i = 0; i < 5; i++) {
       checksum += round.getAsLong();
@@ -198,7 +199,8 @@ class GslbBench {
     double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
     long n = (long) rounds * perRound;
     System.out.printf(
-        "%s: %,d times; thread CPU %.2f s = %.2f µs each (%,d bytes allocated each; checksum %d)%n",
+        "%s: %,d times; thread CPU %.2f s = %.2f µs each (%,d bytes allocated each;"
+            + " checksum %d)%n",
         what, n, cpuSeconds, cpuSeconds * 1e6 / n, allocated / n, checksum);
   }
 
