@@ -52,6 +52,8 @@ final class ApiRecorder implements AutoCloseable {
   private final AtomicLong dnsEndpointWrites = new AtomicLong();
   private final AtomicLong statusWrites = new AtomicLong();
   private final AtomicLong requests = new AtomicLong();
+  private final Map<String, java.util.concurrent.atomic.LongAdder> byKind =
+      new ConcurrentHashMap<>();
   private final AtomicLong dispatchNanos = new AtomicLong();
   private final AtomicLong lastWriteNanos = new AtomicLong(System.nanoTime());
 
@@ -81,6 +83,11 @@ final class ApiRecorder implements AutoCloseable {
   private void answered(
       RecordedRequest request, byte[] bytes, int status, long received, long answered) {
     requests.incrementAndGet();
+    byKind
+        .computeIfAbsent(
+            kind(request.getMethod(), request.getPath()),
+            k -> new java.util.concurrent.atomic.LongAdder())
+        .increment();
     long took = answered - received;
     dispatchNanos.addAndGet(took);
     if (took > slowest[slowest.length - 1].nanos()) {
@@ -225,6 +232,41 @@ final class ApiRecorder implements AutoCloseable {
 
   long requests() {
     return requests.get();
+  }
+
+  /** The requests so far by {@link #kind}. */
+  Map<String, Long> requestsByKind() {
+    Map<String, Long> counts = new java.util.TreeMap<>();
+    byKind.forEach((kind, count) -> counts.put(kind, count.sum()));
+    return counts;
+  }
+
+  /**
+   * A request's method and resource without namespaces and names, with its subresource and
+   * whether it watches: {@code PUT dnsendpoints}, {@code PUT gslbs/status}, {@code GET gslbs
+   * watch}.
+   */
+  static String kind(String method, String path) {
+    int query = path.indexOf('?');
+    String[] parts = (query < 0 ? path : path.substring(0, query)).split("/");
+    // "", "api", "v1", resource ... or "", "apis", group, version, resource ...
+    int at = parts.length > 1 && "api".equals(parts[1]) ? 3 : 4;
+    if (parts.length > at + 1 && "namespaces".equals(parts[at])) {
+      at += 2; // past "namespaces/<ns>"
+    }
+    StringBuilder kind = new StringBuilder(method).append(' ');
+    if (parts.length > at) {
+      kind.append(parts[at]);
+      if (parts.length > at + 2) {
+        kind.append('/').append(parts[at + 2]); // the subresource after the name
+      }
+    } else {
+      kind.append(query < 0 ? path : path.substring(0, query));
+    }
+    if (query >= 0 && path.indexOf("watch=true", query) >= 0) {
+      kind.append(" watch");
+    }
+    return kind.toString();
   }
 
   /** The mock's own time answering requests so far (its dispatcher serves one at a time). */

@@ -83,11 +83,15 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * {@code bench.split-brain-seconds} (the Gslbs' threshold, default 1), {@code
  * bench.probe-interval-ms} (default 5000, the prober's default), {@code bench.s2-rounds} (default
  * 2), {@code bench.writer-rate} (the record-writer's rate limit, writes per second and burst,
- * default 1000), {@code bench.linger-ms}
+ * default 10000: a failover of N Gslbs is N DNSEndpoint writes, so a limit of L writes per second
+ * alone keeps the last one N / L seconds after the first; at 1000, 10 s for 10k), {@code
+ * bench.linger-ms}
  * (unset: the services' own producer {@code linger.ms}, 5; set, it replaces the watcher's, the
  * prober's and the engine's), {@code bench.e2e-messages} (default 5000), {@code bench.seed-threads}
  * (parallel creates per cluster, default 4), {@code bench.settle-timeout-s} (default 480), {@code
- * bench.s1} ({@code false} runs S2 alone right after settling: the fabric8 mock API stalls for up
+ * bench.idle-seconds} (default 15: the settled stack's CPU by thread with nothing changing,
+ * before the anchor; 0 skips it), {@code bench.s1} ({@code false} runs S2 alone right after
+ * settling: the fabric8 mock API stalls for up
  * to a minute when a watch closes, about six minutes after the services start, which larger runs
  * otherwise reach), {@code bench.log-level} (default WARN). The report is printed and written to
  * {@code target/bench/two-cluster-n<N>.txt}. Nothing about speed is asserted; the run fails only
@@ -107,12 +111,13 @@ class TwoClusterBench {
   private final int splitBrainSeconds = Integer.getInteger("bench.split-brain-seconds", 1);
   private final Duration probeInterval =
       Duration.ofMillis(Long.getLong("bench.probe-interval-ms", 5000));
-  private final String writerRate = System.getProperty("bench.writer-rate", "1000");
+  private final String writerRate = System.getProperty("bench.writer-rate", "10000");
   private final String linger = System.getProperty("bench.linger-ms");
   private final int e2eMessages = Integer.getInteger("bench.e2e-messages", 5000);
   private final int seedThreads = Integer.getInteger("bench.seed-threads", 4);
   private final boolean runS1 = Boolean.parseBoolean(System.getProperty("bench.s1", "true"));
   private final int s2Rounds = Math.max(1, Integer.getInteger("bench.s2-rounds", 2));
+  private final int idleSeconds = Integer.getInteger("bench.idle-seconds", 15);
   private final List<String> report = Collections.synchronizedList(new ArrayList<>());
 
   /** The engine's Streams producers' interceptors, through Spring Boot's Streams properties. */
@@ -275,6 +280,7 @@ class TwoClusterBench {
         usApi.dispatchNanos() / 1e9);
     line("  slowest answers of eu's mock API so far:%s", euApi.slowest());
     quiet(euApi, usApi);
+    idle(euApi, usApi);
 
     // ------------------------------------------------------------------ anchor
     KafkaEndToEnd anchor =
@@ -820,6 +826,43 @@ class TwoClusterBench {
         prober.queryTimeout(),
         prober.queryAttempts(),
         linger == null ? "5 (their default)" : linger);
+  }
+
+  /**
+   * What the settled stack costs with nothing changing: the CPU of every thread of the JVM over
+   * {@code bench.idle-seconds} (0 skips it), by thread kind, and the requests each mock API
+   * answered meanwhile, by kind. What runs here (the probers' sweeps, the responders answering
+   * them, resyncs) also runs under every measurement that follows.
+   */
+  private void idle(ApiRecorder euApi, ApiRecorder usApi) throws InterruptedException {
+    if (idleSeconds <= 0) {
+      return;
+    }
+    Map<String, Long> euBefore = euApi.requestsByKind();
+    Map<String, Long> usBefore = usApi.requestsByKind();
+    ThreadCpu before = ThreadCpu.snapshot();
+    Thread.sleep(idleSeconds * 1000L);
+    List<String> cpu = ThreadCpu.snapshot().since(before, 16);
+    line("");
+    line(
+        "idle: the settled stack with nothing changing, %s (load %s); by thread:",
+        cpu.get(0),
+        load());
+    cpu.subList(1, cpu.size()).forEach(l -> line("  %s", l));
+    line("  eu's mock API answered %s", requestsSince(euBefore, euApi.requestsByKind()));
+    line("  us's mock API answered %s", requestsSince(usBefore, usApi.requestsByKind()));
+  }
+
+  private static String requestsSince(Map<String, Long> before, Map<String, Long> after) {
+    StringBuilder text = new StringBuilder();
+    after.forEach(
+        (kind, count) -> {
+          long n = count - before.getOrDefault(kind, 0L);
+          if (n > 0) {
+            text.append(text.length() == 0 ? "" : ", ").append(n).append(' ').append(kind);
+          }
+        });
+    return text.length() == 0 ? "no request" : text.toString();
   }
 
   /** Waits until no DNSEndpoint or Gslb status write has arrived at either API for 3 s. */
