@@ -44,17 +44,17 @@ public final class AnswerView {
    */
   record Apex(Name name, SOARecord soa, List<Record> ns, List<Record> glue) {}
 
-  private AnswerView(Zones zones, ZoneSnapshot snapshot, ServingState state) {
+  private AnswerView(Zones zones, ZoneSnapshot snapshot, ServingState state, AnswerView previous) {
     this.zones = Objects.requireNonNull(zones, "zones");
     this.snapshot = snapshot;
     this.state = Objects.requireNonNull(state, "state");
     this.apexes = snapshot == null ? Map.of() : compile(snapshot);
-    this.wire = WireIndex.compile(zones, snapshot, apexes);
+    this.wire = WireIndex.compile(zones, snapshot, apexes, previous == null ? null : previous.wire);
   }
 
   /** The view before anything is known: in-zone names get SERVFAIL. */
   public static AnswerView unsynced(Zones zones) {
-    return new AnswerView(zones, null, ServingState.UNSYNCED);
+    return new AnswerView(zones, null, ServingState.UNSYNCED, null);
   }
 
   /**
@@ -63,11 +63,23 @@ public final class AnswerView {
    * @param state {@link ServingState#SYNCED} or {@link ServingState#FROM_SNAPSHOT}
    */
   public static AnswerView serving(ZoneSnapshot snapshot, ServingState state) {
+    return serving(snapshot, state, null);
+  }
+
+  /**
+   * As {@link #serving(ZoneSnapshot, ServingState)}, reusing the compiled records of every record
+   * set that {@code previous} serves too (the same set object: see {@link
+   * dev.cairn.dnsresponder.zone.SnapshotBuilder#build(Zones, java.util.List,
+   * dev.cairn.dnsresponder.zone.SnapshotBuilder.Limits, java.time.Instant, ZoneSnapshot)}).
+   *
+   * @param previous the view served now, or {@code null}
+   */
+  public static AnswerView serving(ZoneSnapshot snapshot, ServingState state, AnswerView previous) {
     Objects.requireNonNull(snapshot, "snapshot");
     if (state == ServingState.UNSYNCED) {
       throw new IllegalArgumentException("a view with a snapshot is not unsynced");
     }
-    return new AnswerView(snapshot.zones(), snapshot, state);
+    return new AnswerView(snapshot.zones(), snapshot, state, previous);
   }
 
   /** The zones. */

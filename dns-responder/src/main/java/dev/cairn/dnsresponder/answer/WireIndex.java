@@ -9,6 +9,7 @@ import dev.cairn.dnsresponder.zone.ZoneSpec;
 import dev.cairn.dnsresponder.zone.Zones;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.xbill.DNS.AAAARecord;
@@ -108,7 +109,17 @@ final class WireIndex {
   private final int mask;
   private final Zone[][] zonesByApexLength = new Zone[256][];
 
-  private WireIndex(Zones zones, ZoneSnapshot snapshot, Map<String, AnswerView.Apex> apexes) {
+  /**
+   * Every set's encoding by the set itself (identity: the snapshot builder hands a later snapshot
+   * the same set object for an endpoint that did not change), for the next index to reuse.
+   */
+  private final Map<RecordSet, EncodedSet> encoded;
+
+  private WireIndex(
+      Zones zones,
+      ZoneSnapshot snapshot,
+      Map<String, AnswerView.Apex> apexes,
+      Map<RecordSet, EncodedSet> reusable) {
     for (ZoneSpec spec : zones.specs()) {
       byte[] apex = wire(spec.name());
       if (apex == null) {
@@ -127,10 +138,11 @@ final class WireIndex {
     names = new byte[capacity][];
     entries = new Entry[capacity];
     mask = capacity - 1;
+    encoded = new IdentityHashMap<>(nodes.size());
     for (Map.Entry<String, Node> node : nodes.entrySet()) {
       byte[] name = wire(node.getKey());
       if (name != null) {
-        put(name, entry(node.getValue()));
+        put(name, entry(node.getValue(), reusable));
       }
     }
   }
@@ -144,7 +156,16 @@ final class WireIndex {
    */
   static WireIndex compile(
       Zones zones, ZoneSnapshot snapshot, Map<String, AnswerView.Apex> apexes) {
-    return new WireIndex(zones, snapshot, apexes);
+    return new WireIndex(zones, snapshot, apexes, Map.of());
+  }
+
+  /**
+   * As {@link #compile(Zones, ZoneSnapshot, Map)}, taking the encoding of every set that {@code
+   * previous} encoded already (the same set object) from it instead of encoding it again.
+   */
+  static WireIndex compile(
+      Zones zones, ZoneSnapshot snapshot, Map<String, AnswerView.Apex> apexes, WireIndex previous) {
+    return new WireIndex(zones, snapshot, apexes, previous == null ? Map.of() : previous.encoded);
   }
 
   /**
@@ -200,10 +221,15 @@ final class WireIndex {
     return hash ^ (hash >>> 16);
   }
 
-  private static Entry entry(Node node) {
+  private Entry entry(Node node, Map<RecordSet, EncodedSet> reusable) {
     EncodedSet[] sets = new EncodedSet[RecordKind.values().length];
     for (Map.Entry<RecordKind, RecordSet> set : node.sets().entrySet()) {
-      sets[set.getKey().ordinal()] = encode(set.getValue());
+      EncodedSet e = reusable.get(set.getValue());
+      if (e == null) {
+        e = encode(set.getValue());
+      }
+      encoded.put(set.getValue(), e);
+      sets[set.getKey().ordinal()] = e;
     }
     return new Entry(sets);
   }

@@ -275,13 +275,16 @@ public final class ZoneCache implements AutoCloseable {
 
   /** Builds and swaps in a view; false (and the old view kept) when the build fails. */
   private boolean swap(List<EndpointInput> inputs, ServingState state, String from) {
-    BuildResult result = SnapshotBuilder.build(zones, inputs, limits, clock.instant());
+    AnswerView current = view.get();
+    // The served snapshot and view lend the new ones what did not change (SnapshotBuilder.build).
+    BuildResult result =
+        SnapshotBuilder.build(zones, inputs, limits, clock.instant(), current.snapshot());
     if (result instanceof BuildResult.Refused refused) {
       fail(refused.reason(), null);
       return false;
     }
     ZoneSnapshot snapshot = ((BuildResult.Built) result).snapshot();
-    AnswerView next = AnswerView.serving(snapshot, state);
+    AnswerView next = AnswerView.serving(snapshot, state, current);
     AnswerView previous = view.getAndSet(next);
     if (lastFailure != null) {
       log.atInfo().log("snapshot rebuilds succeed again");

@@ -22,6 +22,7 @@ public final class ZoneSnapshot {
   private final Instant builtAt;
   private final long serial;
   private final int recordCount;
+  private final SnapshotBuilder.Reuse derived;
 
   ZoneSnapshot(
       Zones zones,
@@ -29,7 +30,8 @@ public final class ZoneSnapshot {
       List<EndpointInput> inputs,
       List<SourcedProblem> problems,
       Instant builtAt,
-      int recordCount) {
+      int recordCount,
+      SnapshotBuilder.Reuse derived) {
     this.zones = Objects.requireNonNull(zones, "zones");
     this.nodes = Map.copyOf(nodes);
     this.inputs = List.copyOf(inputs);
@@ -37,6 +39,12 @@ public final class ZoneSnapshot {
     this.builtAt = Objects.requireNonNull(builtAt, "builtAt");
     this.serial = builtAt.getEpochSecond() & 0xFFFF_FFFFL;
     this.recordCount = recordCount;
+    this.derived = derived;
+  }
+
+  /** What the build derived per endpoint, for the next build to reuse ({@link SnapshotBuilder}). */
+  SnapshotBuilder.Reuse derived() {
+    return derived;
   }
 
   /** The configured zones. */

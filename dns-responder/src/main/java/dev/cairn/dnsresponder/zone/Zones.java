@@ -55,4 +55,20 @@ public final class Zones {
       candidate = candidate.substring(dot + 1);
     }
   }
+
+  /** Zones are equal when they configure the same zones (what a snapshot build depends on). */
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof Zones zones && specs.equals(zones.specs);
+  }
+
+  @Override
+  public int hashCode() {
+    return specs.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Zones" + specs;
+  }
 }
