@@ -72,11 +72,12 @@ import org.slf4j.LoggerFactory;
  * the marks are decided once each after the processing batch, by a punctuator on stream time (due
  * as soon as a record has advanced it; only while the input is live) or one on wall-clock time
  * (checked after every batch and at least every {@code poll.ms}, for records that did not advance
- * stream time). While the task catches up on a backlog each mark waits until the backlog is worked
- * off or it is {@link CatchUp#maxDelay()} old ({@link CatchUp}), so a Gslb whose spec and peer
- * answers arrive one after the other is decided once, not once per input. Marks live in memory: a
- * commit can happen between a mark and its decision, so every task re-decides everything it holds
- * when it starts ({@link Trigger#RESTART}), as a level-triggered loop does after a restart.
+ * stream time). While the task catches up on a backlog of its own records each mark waits until the
+ * backlog is worked off or it is {@link CatchUp#maxDelay()} old ({@link CatchUp}), so a Gslb whose
+ * spec and peer answers arrive one after the other is decided once, not once per input; late peer
+ * answer changes alone never start one ({@link #takeAnswerChanges}). Marks live in memory: a commit
+ * can happen between a mark and its decision, so every task re-decides everything it holds when it
+ * starts ({@link Trigger#RESTART}), as a level-triggered loop does after a restart.
  *
  * <p>Every decision and status is forwarded with the latest timestamp among the records (or
  * punctuations) that caused it and, in its {@link EventTime} header, the earliest event time among
@@ -419,6 +420,16 @@ final class DecisionProcessor
    * Marks the Gslbs of every host whose peer answer changed since the last call (told by the global
    * store's processor, {@link PeerAnswerBoard}), each with the timing of the record that changed
    * it.
+   *
+   * <p>A live answer change ends a catch-up, as a live record does; a late one (older than {@link
+   * CatchUp#lag()} when taken) does not start one: only the task's own records say whether it works
+   * through a backlog. A backlog is batched so that a Gslb whose spec and answers arrive one after
+   * the other is decided once; the answers of a start are all in the global store before the task
+   * starts, and a live burst of answer changes (a peer failing for every host at once) marks each
+   * Gslb once. When the global thread fell behind such a burst, its changes were late when taken
+   * and, treated as a backlog, held every mark until the changes paused for {@link CatchUp#idle()}
+   * or the mark was {@link CatchUp#maxDelay()} (2 s) old: up to that much added to a failover, and
+   * no Gslb decided less often for it.
    */
   private void takeAnswerChanges() {
     PeerAnswerBoard.Change change = answerChanges.poll();
@@ -433,7 +444,9 @@ final class DecisionProcessor
         timestamp = change.timestamp();
         inputEventTime = change.eventTime();
         lastInputAt = now;
-        catchingUp(now - change.timestamp() > catchUp.lag().toMillis());
+        if (now - change.timestamp() <= catchUp.lag().toMillis()) {
+          catchingUp(false); // live input: whatever backlog there was is worked off
+        }
         markAll(index.dependents(DependencyIndex.peerKey(change.host())), Trigger.PEER_ANSWER);
         change = answerChanges.poll();
       } while (change != null);

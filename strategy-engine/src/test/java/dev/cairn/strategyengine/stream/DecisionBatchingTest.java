@@ -110,6 +110,38 @@ class DecisionBatchingTest {
   }
 
   /**
+   * A live task takes a peer answer that is older than the lag (the global thread behind a failover
+   * burst) as live input: decided at the next pass, not held as a backlog for {@link
+   * CatchUp#maxDelay()}.
+   */
+  @Test
+  void aLatePeerAnswerOnALiveTaskIsNotHeldAsABacklog() {
+    driver = EngineDriverFixtures.healthyShopEngine(SETTINGS, StoreType.IN_MEMORY);
+    driver.gslb(EngineDriverFixtures.exposedShopGslb(HOST));
+    assertThat(driver.read()).hasSize(1);
+
+    driver.latePeerAnswer(answer("us", "198.51.100.20"), CatchUp.DEFAULTS.lag().multipliedBy(5));
+    driver.advanceWallClock(Duration.ofMillis(1));
+
+    assertThat(driver.read())
+        .as("decided at the next wall-clock pass, well within catch-up.idle")
+        .singleElement()
+        .satisfies(
+            decision ->
+                assertThat(decision.value.explanation().chosenTargets())
+                    .containsExactly("198.51.100.20", "203.0.113.10"));
+
+    driver.peerAnswer(answer("ap", "192.0.2.30"));
+    assertThat(driver.read())
+        .as("and the task stays live for the next record")
+        .singleElement()
+        .satisfies(
+            decision ->
+                assertThat(decision.value.explanation().chosenTargets())
+                    .containsExactly("192.0.2.30", "198.51.100.20", "203.0.113.10"));
+  }
+
+  /**
    * Kafka Streams halves the records it processes between punctuator checks after every
    * punctuation, so a punctuator firing after each record of a backlog made it process one record
    * per loop: the stream-time punctuator runs only while the input is live.

@@ -317,6 +317,17 @@ final class EngineDriver implements AutoCloseable {
     return this;
   }
 
+  /**
+   * A peer answer stamped {@code age} before the engine's clock, taken by the global store only (no
+   * record of the task's own follows it, as none does when a peer fails for every host): what the
+   * tasks see when the global thread is behind a burst of answers.
+   */
+  EngineDriver latePeerAnswer(PeerAnswer answer, Duration age) {
+    peerAnswers.pipeInput(
+        new TestRecord<>(answer.key(), answer, new RecordHeaders(), wallClock.minus(age)));
+    return this;
+  }
+
   EngineDriver deletePeerAnswer(String key) {
     pipe(peerAnswers, key, null);
     settle();
