@@ -100,13 +100,8 @@ class DecisionBatchingTest {
     driver.recordsAged(Duration.ZERO);
     driver.peerAnswer(answer("us", "198.51.100.20"));
 
-    assertThat(driver.read())
-        .as("decided on stream time, with no wall-clock time passing")
-        .singleElement()
-        .satisfies(
-            decision ->
-                assertThat(decision.value.explanation().chosenTargets())
-                    .containsExactly("198.51.100.20", "203.0.113.10"));
+    assertOneDecisionChoosing(
+        "decided on stream time, with no wall-clock time passing", "198.51.100.20", "203.0.113.10");
   }
 
   /**
@@ -123,22 +118,17 @@ class DecisionBatchingTest {
     driver.latePeerAnswer(answer("us", "198.51.100.20"), CatchUp.DEFAULTS.lag().multipliedBy(5));
     driver.advanceWallClock(Duration.ofMillis(1));
 
-    assertThat(driver.read())
-        .as("decided at the next wall-clock pass, well within catch-up.idle")
-        .singleElement()
-        .satisfies(
-            decision ->
-                assertThat(decision.value.explanation().chosenTargets())
-                    .containsExactly("198.51.100.20", "203.0.113.10"));
+    assertOneDecisionChoosing(
+        "decided at the next wall-clock pass, well within catch-up.idle",
+        "198.51.100.20",
+        "203.0.113.10");
 
     driver.peerAnswer(answer("ap", "192.0.2.30"));
-    assertThat(driver.read())
-        .as("and the task stays live for the next record")
-        .singleElement()
-        .satisfies(
-            decision ->
-                assertThat(decision.value.explanation().chosenTargets())
-                    .containsExactly("192.0.2.30", "198.51.100.20", "203.0.113.10"));
+    assertOneDecisionChoosing(
+        "and the task stays live for the next record",
+        "192.0.2.30",
+        "198.51.100.20",
+        "203.0.113.10");
   }
 
   /**
@@ -382,6 +372,16 @@ class DecisionBatchingTest {
 
   private static SyncMarker syncMarker() {
     return new SyncMarker("g1", SyncMarker.Phase.SYNCED, T0, Map.of());
+  }
+
+  /** The driver emitted one decision since the last read, choosing {@code targets}. */
+  private void assertOneDecisionChoosing(String why, String... targets) {
+    assertThat(driver.read())
+        .as(why)
+        .singleElement()
+        .satisfies(
+            decision ->
+                assertThat(decision.value.explanation().chosenTargets()).containsExactly(targets));
   }
 
   private static PeerAnswer answer(String geoTag, String target) {
