@@ -113,10 +113,32 @@ public final class DnsEndpointMapper {
     return r;
   }
 
-  /** The JSON form of an object (maps and lists), for schema validation. */
+  /** The JSON form of an object (maps and lists). */
   @SuppressWarnings("unchecked")
   public Map<String, Object> toJsonMap(GenericKubernetesResource r) {
     return serialization.convertValue(r, Map.class);
+  }
+
+  /**
+   * The JSON form of an object for the CRD schema check ({@link CrdSchema#validate}): every
+   * top-level field as {@link #toJsonMap} gives it, but {@code metadata} as an empty object, since
+   * the check leaves metadata to the API server. Converting the typed metadata was most of the
+   * conversion, itself about a fifth of a write's CPU in a 10k failover.
+   */
+  @SuppressWarnings("unchecked")
+  public Map<String, Object> toSchemaInput(GenericKubernetesResource r) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    if (r.getApiVersion() != null) {
+      json.put("apiVersion", r.getApiVersion());
+    }
+    if (r.getKind() != null) {
+      json.put("kind", r.getKind());
+    }
+    if (r.getMetadata() != null) {
+      json.put("metadata", new LinkedHashMap<>());
+    }
+    json.putAll(serialization.convertValue(r.getAdditionalProperties(), Map.class));
+    return json;
   }
 
   private static void applyMetadata(ObjectMeta m, DesiredRecord d) {

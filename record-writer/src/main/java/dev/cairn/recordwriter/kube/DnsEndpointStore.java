@@ -150,7 +150,7 @@ public final class DnsEndpointStore {
       body = mapper.toUpdated(base, u.desired());
     }
     if (body != null) {
-      List<Problem> problems = schema.validate(mapper.toJsonMap(body));
+      List<Problem> problems = schema.validate(mapper.toSchemaInput(body));
       if (!problems.isEmpty()) {
         metrics.schemaRejected("DNSEndpoint");
         return WriteResult.of(

@@ -181,6 +181,40 @@ class DnsEndpointMapperTest {
     assertThat(field(metadata, "annotations")).containsEntry("note", "hand");
   }
 
+  @Test
+  void theSchemaCheckSeesEveryFieldButMetadataAsItIsSentAndGivesTheSameVerdicts() {
+    GenericKubernetesResource base =
+        serialization.unmarshal(
+            """
+            {"apiVersion":"externaldns.k8s.io/v1alpha1","kind":"DNSEndpoint",
+             "metadata":{"name":"web","namespace":"shop","resourceVersion":"7",
+               "labels":{"a":"b"},"annotations":{"note":"hand"}},
+             "spec":{"endpoints":[{"dnsName":"old.example.com","recordType":"A",
+               "targets":["192.0.2.9"],"recordTTL":60}],"extra":{"x":[1,2]}},
+             "status":{"observedGeneration":3},
+             "somethingNew":{"a":null}}
+            """,
+            GenericKubernetesResource.class);
+    GenericKubernetesResource noMetadata = serialization.clone(mapper.toNew(desired));
+    noMetadata.setMetadata(null);
+    for (GenericKubernetesResource r :
+        List.of(mapper.toNew(desired), mapper.toUpdated(base, desired), base, noMetadata)) {
+      Map<String, Object> full = mapper.toJsonMap(r);
+      Map<String, Object> expected = new java.util.LinkedHashMap<>(full);
+      if (expected.containsKey("metadata")) {
+        expected.put("metadata", Map.of());
+      }
+
+      Map<String, Object> input = mapper.toSchemaInput(r);
+
+      assertThat(input).isEqualTo(expected);
+      assertThat(schema.validate(input)).isEqualTo(schema.validate(full));
+    }
+    assertThat(schema.validate(mapper.toSchemaInput(base)))
+        .as("the undeclared fields are still found")
+        .isNotEmpty();
+  }
+
   /** An object field of a JSON map. */
   @SuppressWarnings("unchecked")
   private static Map<String, Object> field(Map<String, Object> json, String name) {
