@@ -62,6 +62,10 @@ public final class StatePublisher implements AutoCloseable {
   private final Duration retryBackoff;
   private final ScheduledExecutorService loop;
   private final Set<Key> pending = ConcurrentHashMap.newKeySet();
+
+  /** Keys whose next publication retries a failed send (loop thread only). */
+  private final Set<Key> retrying = new HashSet<>();
+
   private final Map<Key, Instant> eventTimes = new ConcurrentHashMap<>();
   private final Clock clock = Clock.systemUTC();
   private volatile boolean active;
@@ -122,6 +126,7 @@ public final class StatePublisher implements AutoCloseable {
     term++;
     published.clear();
     pending.clear();
+    retrying.clear();
     awaiting.clear();
     eventTimes.clear();
     initialAck = new CompletableFuture<>();
@@ -147,7 +152,7 @@ public final class StatePublisher implements AutoCloseable {
     for (StateChange change : changes) {
       Key key = new Key(change.topic(), change.key());
       awaiting.add(key);
-      send(key, change.value());
+      send(key, change.value(), false);
     }
     if (awaiting.isEmpty()) {
       initialAck.complete(null);
@@ -173,6 +178,7 @@ public final class StatePublisher implements AutoCloseable {
           term++;
           published.clear();
           pending.clear();
+          retrying.clear();
           awaiting.clear();
           eventTimes.clear();
           initialAck.cancel(false);
@@ -202,7 +208,7 @@ public final class StatePublisher implements AutoCloseable {
           }
           int repaired = 0;
           for (Key key : keys) {
-            if (publishIfChanged(key)) {
+            if (publishIfChanged(key, false)) {
               repaired++;
             }
           }
@@ -260,22 +266,36 @@ public final class StatePublisher implements AutoCloseable {
 
   private void process(Key key) {
     pending.remove(key);
+    boolean retry = retrying.remove(key);
     if (active) {
-      publishIfChanged(key);
+      publishIfChanged(key, !retry);
     }
   }
 
-  private boolean publishIfChanged(Key key) {
+  /**
+   * Publishes the view's state of {@code key} if it differs from what was published.
+   *
+   * @param live whether a change of the view asked for it (not a retry or a repair): such a record
+   *     always carries an event time
+   */
+  private boolean publishIfChanged(Key key, boolean live) {
     Object desired = view.get(key.topic(), key.key());
     if (StateDiff.differs(published.get(key), desired)) {
-      send(key, desired);
+      send(key, desired, live);
       return true;
     }
     eventTimes.remove(key); // a change that changed nothing published: no event to time
     return false;
   }
 
-  private void send(Key key, Object value) {
+  /**
+   * Sends a record, with the time of the earliest change not yet published. A live change may find
+   * none: the view changes before it tells the publisher ({@link #changed}), so the loop can read a
+   * new state while an earlier change that turned out to change nothing (a value changed and
+   * changed back) has just dropped its time, and before the new change records its own. That change
+   * is under way now, so now is its time (it was left without one).
+   */
+  private void send(Key key, Object value, boolean live) {
     if (value == null) {
       published.remove(key);
     } else {
@@ -287,6 +307,9 @@ public final class StatePublisher implements AutoCloseable {
       ProducerRecord<String, Object> record =
           new ProducerRecord<>(topics.name(key.topic()), key.key(), value);
       Instant eventTime = eventTimes.remove(key);
+      if (eventTime == null && live) {
+        eventTime = clock.instant();
+      }
       if (eventTime != null) {
         EventTime.stamp(record.headers(), eventTime);
       }
@@ -351,6 +374,7 @@ public final class StatePublisher implements AutoCloseable {
     if (stillOurs) {
       published.put(key, UNKNOWN);
     }
+    retrying.add(key);
     try {
       loop.schedule(() -> markDirty(key), retryBackoff.toMillis(), TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
