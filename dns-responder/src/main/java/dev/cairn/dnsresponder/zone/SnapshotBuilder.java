@@ -139,12 +139,18 @@ public final class SnapshotBuilder {
 
   /**
    * What one endpoint contributes on its own, in the order the build met it: record sets it claims
-   * for a name ({@link Claim}) and problems it has ({@link SourcedProblem}).
+   * for a name and problems it has.
    */
-  record Derived(List<Object> steps) {}
+  record Derived(List<Step> steps) {}
+
+  /** One contribution of an endpoint. */
+  sealed interface Step permits Claim, Reported {}
 
   /** A record set an endpoint declares at a name; {@code path} names it in a conflict. */
-  record Claim(String name, RecordSet set, String path) {}
+  record Claim(String name, RecordSet set, String path) implements Step {}
+
+  /** A problem found in an endpoint. */
+  record Reported(SourcedProblem problem) implements Step {}
 
   /** What a snapshot's build derived per endpoint, with the zones and limits it holds for. */
   record Reuse(Zones zones, Limits limits, Map<EndpointInput, Derived> byInput) {}
@@ -158,7 +164,7 @@ public final class SnapshotBuilder {
     private int recordCount;
 
     /** The steps of the endpoint being derived ({@link #derive}), else {@code null}. */
-    private List<Object> steps;
+    private List<Step> steps;
 
     Assembly(Zones zones, Limits limits) {
       this.zones = zones;
@@ -210,11 +216,11 @@ public final class SnapshotBuilder {
 
     /** Applies what an endpoint contributes: its problems, and its claims in turn. */
     void apply(Derived derived) {
-      for (Object step : derived.steps()) {
+      for (Step step : derived.steps()) {
         if (step instanceof Claim c) {
           claim(c.name(), c.set(), c.path());
-        } else {
-          problems.add((SourcedProblem) step);
+        } else if (step instanceof Reported r) {
+          problems.add(r.problem());
         }
       }
     }
@@ -465,7 +471,7 @@ public final class SnapshotBuilder {
     }
 
     private void report(EndpointInput input, Problem problem) {
-      steps.add(new SourcedProblem(input.source(), problem));
+      steps.add(new Reported(new SourcedProblem(input.source(), problem)));
     }
 
     private static void addUnique(List<Target> targets, Target target) {
