@@ -22,19 +22,19 @@ final class ThreadCpu {
   /** Clock ticks per second of {@code utime} and {@code stime} (USER_HZ: 100 on Linux). */
   private static final double TICKS = 100.0;
 
-  private record Thread(String name, long ticks) {}
+  private record Task(String name, long ticks) {}
 
   private final long nanos;
-  private final Map<String, Thread> threads;
+  private final Map<String, Task> threads;
 
-  private ThreadCpu(long nanos, Map<String, Thread> threads) {
+  private ThreadCpu(long nanos, Map<String, Task> threads) {
     this.nanos = nanos;
     this.threads = threads;
   }
 
   /** The CPU time of every thread now. */
   static ThreadCpu snapshot() {
-    Map<String, Thread> threads = new HashMap<>();
+    Map<String, Task> threads = new HashMap<>();
     try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
       for (Path task : tasks) {
         try {
@@ -46,7 +46,7 @@ final class ThreadCpu {
           String[] fields = stat.substring(close + 2).split(" ");
           threads.put(
               task.getFileName().toString(),
-              new Thread(
+              new Task(
                   stat.substring(open + 1, close),
                   Long.parseLong(fields[11]) + Long.parseLong(fields[12])));
         } catch (IOException | RuntimeException e) {
@@ -66,8 +66,8 @@ final class ThreadCpu {
   List<String> since(ThreadCpu before, int top) {
     Map<String, Long> byKind = new HashMap<>();
     long total = 0;
-    for (Map.Entry<String, Thread> e : threads.entrySet()) {
-      Thread earlier = before.threads.get(e.getKey());
+    for (Map.Entry<String, Task> e : threads.entrySet()) {
+      Task earlier = before.threads.get(e.getKey());
       long used = e.getValue().ticks() - (earlier == null ? 0 : earlier.ticks());
       byKind.merge(e.getValue().name().replaceAll("[0-9]+", "N"), used, Long::sum);
       total += used;
