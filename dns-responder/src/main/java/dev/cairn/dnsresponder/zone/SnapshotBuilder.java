@@ -92,8 +92,8 @@ public final class SnapshotBuilder {
    * sets are the same objects (which the answer side's compiled records are kept by). Only the
    * claims (which declaration wins a name) are made again, in precedence order, so the result
    * equals a build from nothing. Under continuous change (each DNSEndpoint write is a change) a
-   * rebuild then costs what changed plus a pass over the names, and leaves no new garbage for what
-   * did not.
+   * rebuild then parses and allocates for what changed, plus a pass over every name (the name map,
+   * the claims): at 10k DNSEndpoints with 100 changed, 15 MB allocated per rebuild instead of 65.
    *
    * @param previous the snapshot served now, or {@code null}; ignored when built for other zones or
    *     limits

@@ -156,32 +156,43 @@ class GslbBench {
       gslbRecords.add(EngineJson.encode(gslb));
     }
     var gslbDecoder = EngineJson.serde(GslbState.class).deserializer();
-    onOneThread(
+    printPerOperation(
         "encoding a decision and its status",
-        outcomes.size(),
-        () -> {
-          long bytes = 0;
-          for (GslbOutcome outcome : outcomes) {
-            bytes += EngineJson.encode(outcome.decision()).length;
-            bytes += EngineJson.encode(outcome.status()).length;
-          }
-          return bytes;
-        });
-    onOneThread(
+        onOneThread(
+            outcomes.size(),
+            () -> {
+              long bytes = 0;
+              for (GslbOutcome outcome : outcomes) {
+                bytes += EngineJson.encode(outcome.decision()).length;
+                bytes += EngineJson.encode(outcome.status()).length;
+              }
+              return bytes;
+            }));
+    printPerOperation(
         "decoding a Gslb record",
-        gslbRecords.size(),
-        () -> {
-          long names = 0;
-          for (byte[] gslb : gslbRecords) {
-            names += gslbDecoder.deserialize(Topics.GSLBS.name(), gslb).name().length();
-          }
-          return names;
-        });
+        onOneThread(
+            gslbRecords.size(),
+            () -> {
+              long names = 0;
+              for (byte[] gslb : gslbRecords) {
+                names += gslbDecoder.deserialize(Topics.GSLBS.name(), gslb).name().length();
+              }
+              return names;
+            }));
   }
 
-  /** Runs {@code round} 5 times, then {@code bench.rounds} times on the clock, and prints. */
-  private static void onOneThread(
-      String what, int perRound, java.util.function.LongSupplier round) {
+  /**
+   * What {@link #onOneThread} measured: {@code times} operations in {@code cpuSeconds} of thread CPU
+   * and {@code wallSeconds}, each allocating {@code allocatedEach} bytes.
+   */
+  private record OneThread(
+      long times, double cpuSeconds, double wallSeconds, long allocatedEach, long checksum) {}
+
+  /**
+   * Runs {@code round} (each {@code perRound} operations, returning a checksum) 5 times to warm up,
+   * then {@code bench.rounds} times (default 10) on the clock of this thread.
+   */
+  private static OneThread onOneThread(int perRound, java.util.function.LongSupplier round) {
     long checksum = 0;
     for (int i = 0; i < 5; i++) {
       checksum += round.getAsLong();
@@ -189,6 +200,7 @@ class GslbBench {
     int rounds = Integer.getInteger("bench.rounds", 10);
     com.sun.management.ThreadMXBean threads =
         (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long start = System.nanoTime();
     long cpuStart = threads.getCurrentThreadCpuTime();
     long allocatedStart = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
     for (int i = 0; i < rounds; i++) {
@@ -196,13 +208,27 @@ class GslbBench {
     }
     long allocated =
         threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - allocatedStart;
-    double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
-    long n = (long) rounds * perRound;
+    long times = (long) rounds * perRound;
+    return new OneThread(
+        times,
+        (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9,
+        (System.nanoTime() - start) / 1e9,
+        allocated / times,
+        checksum);
+  }
+
+  private static void printPerOperation(String what, OneThread run) {
     System.out.printf(
         "%s: %,d times; thread CPU %.2f s = %.2f µs each (%,d bytes allocated each;"
             + " checksum %d)%n",
-        what, n, cpuSeconds, cpuSeconds * 1e6 / n, allocated / n, checksum);
+        what,
+        run.times(),
+        run.cpuSeconds(),
+        run.cpuSeconds() * 1e6 / run.times(),
+        run.allocatedEach(),
+        run.checksum());
   }
+
 
   /** The Gslbs of {@link #decideWithPlacementThroughputOnOneCore}, with their view. */
   private record PlacementFixture(
@@ -303,36 +329,20 @@ class GslbBench {
    */
   private static void measure(
       String what, List<GslbState> gslbs, MapGslbView view, PlacementSettings placement) {
-    long checksum = 0;
-    for (int round = 0; round < 5; round++) {
-      checksum += decideAll(gslbs, view, placement);
-    }
-    int rounds = Integer.getInteger("bench.rounds", 10);
-    com.sun.management.ThreadMXBean threads =
-        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    long start = System.nanoTime();
-    long cpuStart = threads.getCurrentThreadCpuTime();
-    long allocatedStart = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
-    for (int round = 0; round < rounds; round++) {
-      checksum += decideAll(gslbs, view, placement);
-    }
-    long allocated =
-        threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - allocatedStart;
-    double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
-    double seconds = (System.nanoTime() - start) / 1e9;
-    long decisions = (long) rounds * gslbs.size();
+    OneThread run = onOneThread(gslbs.size(), () -> decideAll(gslbs, view, placement));
     System.out.printf(
         "%s: %,d decisions; thread CPU %.2f s = %,.0f decisions/s per core"
             + " (wall %.2f s = %,.0f/s; %,d bytes allocated per decision; checksum %d)%n",
         what,
-        decisions,
-        cpuSeconds,
-        decisions / cpuSeconds,
-        seconds,
-        decisions / seconds,
-        allocated / decisions,
-        checksum);
+        run.times(),
+        run.cpuSeconds(),
+        run.times() / run.cpuSeconds(),
+        run.wallSeconds(),
+        run.times() / run.wallSeconds(),
+        run.allocatedEach(),
+        run.checksum());
   }
+
 
   private static long decideAll(List<GslbState> gslbs, MapGslbView view, PlacementSettings p) {
     long records = 0;
