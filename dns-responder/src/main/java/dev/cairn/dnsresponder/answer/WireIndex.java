@@ -9,9 +9,9 @@ import dev.cairn.dnsresponder.zone.ZoneSpec;
 import dev.cairn.dnsresponder.zone.Zones;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.xbill.DNS.AAAARecord;
 import org.xbill.DNS.ARecord;
 import org.xbill.DNS.CNAMERecord;
@@ -109,17 +109,72 @@ final class WireIndex {
   private final int mask;
   private final Zone[][] zonesByApexLength = new Zone[256][];
 
-  /**
-   * Every set's encoding by the set itself (identity: the snapshot builder hands a later snapshot
-   * the same set object for an endpoint that did not change), for the next index to reuse.
-   */
-  private final Map<RecordSet, EncodedSet> encoded;
+  /** The snapshot compiled (none while unsynced) and the number of names stored. */
+  private final ZoneSnapshot snapshot;
 
+  private int size;
+
+  /**
+   * Compiles every name of {@code snapshot}; a set that {@code previous} encoded already at the
+   * same name (the same set object: the snapshot builder hands a later snapshot the same set for an
+   * endpoint that did not change) is taken from it instead of encoded again.
+   */
+  private WireIndex(
+      Zones zones, ZoneSnapshot snapshot, Map<String, AnswerView.Apex> apexes, WireIndex previous) {
+    indexZones(zones, apexes);
+    this.snapshot = snapshot;
+    Map<String, Node> nodes = snapshot == null ? Map.of() : snapshot.nodes();
+    int capacity = Integer.highestOneBit(Math.max(16, nodes.size() * 2 + 1) - 1) << 1;
+    hashes = new int[capacity];
+    names = new byte[capacity][];
+    entries = new Entry[capacity];
+    mask = capacity - 1;
+    for (Map.Entry<String, Node> node : nodes.entrySet()) {
+      byte[] name = wire(node.getKey());
+      if (name != null) {
+        Entry before = previous == null ? null : previous.entryOf(name);
+        put(name, entry(node.getValue(), before));
+      }
+    }
+  }
+
+  /**
+   * {@code previous} with the names that changed since its snapshot compiled again: its tables
+   * copied, each changed name removed, replaced or added. Every other name keeps its entry.
+   */
   private WireIndex(
       Zones zones,
       ZoneSnapshot snapshot,
       Map<String, AnswerView.Apex> apexes,
-      Map<RecordSet, EncodedSet> reusable) {
+      WireIndex previous,
+      Set<String> changed) {
+    indexZones(zones, apexes);
+    this.snapshot = snapshot;
+    hashes = previous.hashes.clone();
+    names = previous.names.clone();
+    entries = previous.entries.clone();
+    mask = previous.mask;
+    size = previous.size;
+    for (String changedName : changed) {
+      byte[] name = wire(changedName);
+      if (name == null) {
+        continue;
+      }
+      int slot = slotOf(name);
+      Node node = snapshot.node(changedName);
+      if (node == null) {
+        if (slot >= 0) {
+          remove(slot);
+        }
+      } else if (slot >= 0) {
+        entries[slot] = entry(node, entries[slot]);
+      } else {
+        put(name, entry(node, null));
+      }
+    }
+  }
+
+  private void indexZones(Zones zones, Map<String, AnswerView.Apex> apexes) {
     for (ZoneSpec spec : zones.specs()) {
       byte[] apex = wire(spec.name());
       if (apex == null) {
@@ -132,19 +187,6 @@ final class WireIndex {
       grown[grown.length - 1] = zone;
       zonesByApexLength[apex.length] = grown;
     }
-    Map<String, Node> nodes = snapshot == null ? Map.of() : snapshot.nodes();
-    int capacity = Integer.highestOneBit(Math.max(16, nodes.size() * 2 + 1) - 1) << 1;
-    hashes = new int[capacity];
-    names = new byte[capacity][];
-    entries = new Entry[capacity];
-    mask = capacity - 1;
-    encoded = new IdentityHashMap<>(nodes.size());
-    for (Map.Entry<String, Node> node : nodes.entrySet()) {
-      byte[] name = wire(node.getKey());
-      if (name != null) {
-        put(name, entry(node.getValue(), reusable));
-      }
-    }
   }
 
   /**
@@ -156,16 +198,34 @@ final class WireIndex {
    */
   static WireIndex compile(
       Zones zones, ZoneSnapshot snapshot, Map<String, AnswerView.Apex> apexes) {
-    return new WireIndex(zones, snapshot, apexes, Map.of());
+    return new WireIndex(zones, snapshot, apexes, null);
   }
 
   /**
-   * As {@link #compile(Zones, ZoneSnapshot, Map)}, taking the encoding of every set that {@code
-   * previous} encoded already (the same set object) from it instead of encoding it again.
+   * As {@link #compile(Zones, ZoneSnapshot, Map)}, from the index of the view served now: when
+   * {@code snapshot} was built from {@code previous}'s snapshot ({@link
+   * ZoneSnapshot#changedSince}), only the names that changed are compiled, into copies of {@code
+   * previous}'s tables (unless they would then be more than half full, or less than an eighth);
+   * otherwise every name is, taking from {@code previous} the encoding of each set it holds at the
+   * same name.
    */
   static WireIndex compile(
       Zones zones, ZoneSnapshot snapshot, Map<String, AnswerView.Apex> apexes, WireIndex previous) {
-    return new WireIndex(zones, snapshot, apexes, previous == null ? Map.of() : previous.encoded);
+    if (previous == null) {
+      return new WireIndex(zones, snapshot, apexes, null);
+    }
+    Set<String> changed =
+        snapshot == null
+            ? null
+            : snapshot == previous.snapshot ? Set.of() : snapshot.changedSince(previous.snapshot);
+    if (changed != null) {
+      long most = (long) previous.size + changed.size();
+      int capacity = previous.mask + 1;
+      if (most * 2 < capacity && (capacity <= 16 || most * 8 >= capacity)) {
+        return new WireIndex(zones, snapshot, apexes, previous, changed);
+      }
+    }
+    return new WireIndex(zones, snapshot, apexes, previous);
   }
 
   /**
@@ -215,21 +275,67 @@ final class WireIndex {
     hashes[slot] = hash;
     names[slot] = name;
     entries[slot] = entry;
+    size++;
+  }
+
+  /** The slot of a stored name in wire form, or -1. */
+  private int slotOf(byte[] name) {
+    int hash = WireQuery.hash(name, 0, name.length - 1);
+    for (int slot = spread(hash) & mask; ; slot = (slot + 1) & mask) {
+      byte[] stored = names[slot];
+      if (stored == null) {
+        return -1;
+      }
+      if (hashes[slot] == hash && Arrays.equals(stored, name)) {
+        return slot;
+      }
+    }
+  }
+
+  private Entry entryOf(byte[] name) {
+    int slot = slotOf(name);
+    return slot < 0 ? null : entries[slot];
+  }
+
+  /**
+   * Empties a slot, moving back the names after it in its run that may fill it (deletion from a
+   * linear-probing table without tombstones), so every look-up still finds its name.
+   */
+  private void remove(int slot) {
+    int hole = slot;
+    names[hole] = null;
+    entries[hole] = null;
+    hashes[hole] = 0;
+    size--;
+    for (int next = (hole + 1) & mask; names[next] != null; next = (next + 1) & mask) {
+      int home = spread(hashes[next]) & mask;
+      // The name at next may fill the hole unless its home lies after the hole in the run.
+      if (((next - home) & mask) >= ((next - hole) & mask)) {
+        hashes[hole] = hashes[next];
+        names[hole] = names[next];
+        entries[hole] = entries[next];
+        hashes[next] = 0;
+        names[next] = null;
+        entries[next] = null;
+        hole = next;
+      }
+    }
   }
 
   private static int spread(int hash) {
     return hash ^ (hash >>> 16);
   }
 
-  private Entry entry(Node node, Map<RecordSet, EncodedSet> reusable) {
+  /** A node's entry; sets that {@code before} (the name's entry until now) encoded are kept. */
+  private static Entry entry(Node node, Entry before) {
     EncodedSet[] sets = new EncodedSet[RecordKind.values().length];
     for (Map.Entry<RecordKind, RecordSet> set : node.sets().entrySet()) {
-      EncodedSet e = reusable.get(set.getValue());
-      if (e == null) {
+      int kind = set.getKey().ordinal();
+      EncodedSet e = before == null ? null : before.sets()[kind];
+      if (e == null || e.set() != set.getValue()) {
         e = encode(set.getValue());
       }
-      encoded.put(set.getValue(), e);
-      sets[set.getKey().ordinal()] = e;
+      sets[kind] = e;
     }
     return new Entry(sets);
   }

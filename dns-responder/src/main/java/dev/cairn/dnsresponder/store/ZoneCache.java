@@ -114,9 +114,6 @@ public final class ZoneCache implements AutoCloseable {
   private final AtomicBoolean rebuildPending = new AtomicBoolean();
   private volatile long lastRebuildMillis;
 
-  /** The inputs of the view served while it is synced (scheduler thread only). */
-  private Set<EndpointInput> servedInputs = Set.of();
-
   private volatile long lastRebuildEndNanos = System.nanoTime();
   private volatile String lastFailure;
   private volatile Instant snapshotWrittenAt;
@@ -201,10 +198,11 @@ public final class ZoneCache implements AutoCloseable {
 
   /**
    * The delay before a requested rebuild: the debounce, or longer when the last rebuild ended less
-   * than {@value #REBUILD_SPACING} times its duration ago. A rebuild reads and indexes every
-   * DNSEndpoint, so with 10k of them changing for half a minute (a peer failing over) rebuilds
-   * every debounce would keep a core busy; spaced this way they take at most a fifth of it, and the
-   * view lags the API by at most about five rebuild durations.
+   * than {@value #REBUILD_SPACING} times its duration ago. A rebuild works out again only what
+   * changed, but still lists every DNSEndpoint and copies the snapshot's indexes (milliseconds at
+   * 10k), so with 10k of them changing for half a minute (a peer failing over) rebuilds every
+   * debounce could keep a core busy; spaced this way they take at most a fifth of it, and the view
+   * lags the API by at most about five rebuild durations.
    *
    * @param debounceMillis the configured debounce
    * @param lastRebuildMillis how long the last rebuild took (0 before the first)
@@ -252,14 +250,16 @@ public final class ZoneCache implements AutoCloseable {
     try {
       List<EndpointInput> inputs = source.inputs();
       AnswerView current = view.get();
-      Set<EndpointInput> inputSet = new HashSet<>(inputs);
-      if (current.state() == ServingState.SYNCED
-          && lastFailure == null
-          && inputSet.equals(servedInputs)) {
+      // From the served snapshot: only what changed is built again (SnapshotBuilder.build).
+      BuildResult result =
+          SnapshotBuilder.build(zones, inputs, limits, clock.instant(), current.snapshot());
+      if (result instanceof BuildResult.Built built
+          && built.snapshot() == current.snapshot()
+          && current.state() == ServingState.SYNCED
+          && lastFailure == null) {
         return; // a resync or a change to something we do not read
       }
-      if (swap(inputs, ServingState.SYNCED, "informers")) {
-        servedInputs = inputSet;
+      if (swap(result, ServingState.SYNCED, "informers")) {
         if (!everSynced) {
           everSynced = true;
           dirty = true;
@@ -273,12 +273,9 @@ public final class ZoneCache implements AutoCloseable {
     }
   }
 
-  /** Builds and swaps in a view; false (and the old view kept) when the build fails. */
-  private boolean swap(List<EndpointInput> inputs, ServingState state, String from) {
+  /** Swaps in a view of what was built; false (and the old view kept) when the build failed. */
+  private boolean swap(BuildResult result, ServingState state, String from) {
     AnswerView current = view.get();
-    // The served snapshot and view lend the new ones what did not change (SnapshotBuilder.build).
-    BuildResult result =
-        SnapshotBuilder.build(zones, inputs, limits, clock.instant(), current.snapshot());
     if (result instanceof BuildResult.Refused refused) {
       fail(refused.reason(), null);
       return false;
@@ -367,7 +364,9 @@ public final class ZoneCache implements AutoCloseable {
     // Set before the swap publishes the view: whoever sees FROM_SNAPSHOT also sees the file's time.
     Instant previousWrittenAt = snapshotWrittenAt;
     snapshotWrittenAt = c.writtenAt();
-    if (!swap(c.endpoints(), ServingState.FROM_SNAPSHOT, "file")) {
+    BuildResult restored =
+        SnapshotBuilder.build(zones, c.endpoints(), limits, clock.instant(), null);
+    if (!swap(restored, ServingState.FROM_SNAPSHOT, "file")) {
       snapshotWrittenAt = previousWrittenAt;
     } else {
       log.atWarn()

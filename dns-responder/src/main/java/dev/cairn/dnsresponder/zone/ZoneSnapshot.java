@@ -1,9 +1,13 @@
 package dev.cairn.dnsresponder.zone;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An immutable, indexed view of every record this server answers from: a map from lower-case owner
@@ -15,15 +19,26 @@ import java.util.Objects;
  */
 public final class ZoneSnapshot {
 
+  private static final AtomicLong IDS = new AtomicLong();
+
+  private final long id = IDS.incrementAndGet();
   private final Zones zones;
   private final Map<String, Node> nodes;
-  private final List<EndpointInput> inputs;
+  private final List<EndpointInput> given;
   private final List<SourcedProblem> problems;
   private final Instant builtAt;
   private final long serial;
   private final int recordCount;
-  private final SnapshotBuilder.Reuse derived;
+  private final SnapshotBuilder.Index index;
+  private final long basisId;
+  private final Set<String> changedNames;
+  private volatile List<EndpointInput> inputs;
 
+  /**
+   * @param nodes the nodes, owned by the snapshot from now on (never changed again)
+   * @param basis the snapshot this one was built from by changing {@code changedNames}, or {@code
+   *     null} when built from nothing
+   */
   ZoneSnapshot(
       Zones zones,
       Map<String, Node> nodes,
@@ -31,20 +46,33 @@ public final class ZoneSnapshot {
       List<SourcedProblem> problems,
       Instant builtAt,
       int recordCount,
-      SnapshotBuilder.Reuse derived) {
+      SnapshotBuilder.Index index,
+      ZoneSnapshot basis,
+      Set<String> changedNames) {
     this.zones = Objects.requireNonNull(zones, "zones");
-    this.nodes = Map.copyOf(nodes);
-    this.inputs = List.copyOf(inputs);
+    this.nodes = Collections.unmodifiableMap(nodes);
+    this.given = List.copyOf(inputs);
     this.problems = List.copyOf(problems);
     this.builtAt = Objects.requireNonNull(builtAt, "builtAt");
     this.serial = builtAt.getEpochSecond() & 0xFFFF_FFFFL;
     this.recordCount = recordCount;
-    this.derived = derived;
+    this.index = index;
+    this.basisId = basis == null ? 0 : basis.id;
+    this.changedNames = basis == null ? null : Set.copyOf(changedNames);
   }
 
-  /** What the build derived per endpoint, for the next build to reuse ({@link SnapshotBuilder}). */
-  SnapshotBuilder.Reuse derived() {
-    return derived;
+  /** What the build worked out, for the next build to start from ({@link SnapshotBuilder}). */
+  SnapshotBuilder.Index index() {
+    return index;
+  }
+
+  /**
+   * The names whose node differs from that of {@code other} (added, removed or replaced), when this
+   * snapshot was built from {@code other}; {@code null} when it was not (then anything may differ).
+   * Every other name has the very same {@link Node} object in both.
+   */
+  public Set<String> changedSince(ZoneSnapshot other) {
+    return other != null && basisId == other.id ? changedNames : null;
   }
 
   /** The configured zones. */
@@ -77,9 +105,19 @@ public final class ZoneSnapshot {
     return recordCount;
   }
 
-  /** The inputs the snapshot was built from, in the builder's precedence order. */
+  /**
+   * The inputs the snapshot was built from, in the builder's precedence order (sorted on first use:
+   * only the snapshot file needs them).
+   */
   public List<EndpointInput> inputs() {
-    return inputs;
+    List<EndpointInput> sorted = inputs;
+    if (sorted == null) {
+      List<EndpointInput> copy = new ArrayList<>(given);
+      copy.sort(SnapshotBuilder.PRECEDENCE);
+      sorted = List.copyOf(copy);
+      inputs = sorted;
+    }
+    return sorted;
   }
 
   /** What was wrong with the inputs; each problem dropped a label, a target or an endpoint. */

@@ -13,10 +13,14 @@ import dev.cairn.dnsresponder.zone.ZoneSnapshot;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.xbill.DNS.Type;
 
@@ -147,5 +151,91 @@ class AnswerViewReuseTest {
         .extracting(t -> t.value())
         .containsExactly("192.0.2.4");
     assertThat(entry(reused, "gone.cloud.example.com")).isNull();
+  }
+
+  /** A random valid endpoint of object {@code o<object>}: names collide, some come and go. */
+  private static EndpointInput randomEndpoint(Random random, int object) {
+    String name =
+        switch (random.nextInt(4)) {
+          case 0 -> "h" + random.nextInt(60) + ".cloud.example.com";
+          case 1 -> "h" + random.nextInt(20) + ".sub.cloud.example.com";
+          case 2 -> "localtargets-h" + random.nextInt(60) + ".cloud.example.com";
+          default -> "app.cloud.example.com";
+        };
+    return switch (random.nextInt(5)) {
+      case 0 -> endpoint("o" + object, 0, name, "AAAA", 30, "2001:db8::" + (1 + random.nextInt(9)));
+      case 1 -> endpoint("o" + object, 0, name, "CNAME", 30, "app.cloud.example.com");
+      case 2 -> endpoint("o" + object, 0, name, "TXT", 30, "v" + random.nextInt(9));
+      default ->
+          endpoint(
+              "o" + object,
+              0,
+              name,
+              "A",
+              30,
+              "192.0.2." + (1 + random.nextInt(9)),
+              "198.51.100." + (1 + random.nextInt(9)));
+    };
+  }
+
+  @Test
+  void viewsCompiledFromTheChangesAnswerAsViewsCompiledFromNothing() {
+    Random random = new Random(17);
+    List<EndpointInput> inputs = new ArrayList<>();
+    for (int o = 0; o < 80; o++) {
+      inputs.add(randomEndpoint(random, o));
+    }
+    Set<String> names = new TreeSet<>(NAMES);
+    ZoneSnapshot snapshot = build(inputs, null);
+    AnswerView view = AnswerView.serving(snapshot, ServingState.SYNCED);
+    int patchedNames = 0;
+    for (int round = 0; round < 60; round++) {
+      for (int c = 1 + random.nextInt(6); c > 0; c--) {
+        int i = random.nextInt(inputs.size());
+        inputs.set(
+            i, randomEndpoint(random, Integer.parseInt(inputs.get(i).source().substring(4))));
+      }
+      if (random.nextBoolean()) {
+        inputs.remove(random.nextInt(inputs.size()));
+      }
+      if (random.nextBoolean()) {
+        inputs.add(randomEndpoint(random, 100 + round));
+      }
+      Collections.shuffle(inputs, random);
+      ZoneSnapshot next = build(inputs, snapshot);
+      AnswerView patched = AnswerView.serving(next, ServingState.SYNCED, view);
+      AnswerView fresh = AnswerView.serving(next, ServingState.SYNCED);
+      names.addAll(snapshot.nodes().keySet());
+      names.addAll(next.nodes().keySet());
+
+      Set<String> changed = next.changedSince(snapshot);
+      assertThat(changed).isNotNull();
+      for (String name : snapshot.nodes().keySet()) {
+        if (!changed.contains(name) && next.node(name) != null) {
+          WireIndex.Entry before = entry(view, name);
+          WireIndex.Entry after = entry(patched, name);
+          for (RecordKind kind : next.node(name).sets().keySet()) {
+            assertThat(after.get(kind)).as("%s %s", name, kind).isSameAs(before.get(kind));
+          }
+          if (after == before) {
+            patchedNames++; // only a view patched from the previous one keeps the entry itself
+          }
+        }
+      }
+      QueryAnswerer viaPatched = answerer();
+      QueryAnswerer viaFresh = answerer();
+      for (String name : names) {
+        for (int type : TYPES) {
+          byte[] query = WireAnswererTest.query(name + ".", type, false, 1232, 0);
+          WireAnswererTest.assertSameResponse(
+              answer(viaPatched, patched, query),
+              answer(viaFresh, fresh, query),
+              "round " + round + " " + name + " " + Type.string(type));
+        }
+      }
+      snapshot = next;
+      view = patched;
+    }
+    assertThat(patchedNames).as("entries kept by patching").isGreaterThan(1000);
   }
 }
