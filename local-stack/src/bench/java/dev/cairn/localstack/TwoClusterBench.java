@@ -299,13 +299,16 @@ class TwoClusterBench {
     }
 
     // ------------------------------------------------------------------ S1
+    Rebuilds beforeS1 = Rebuilds.of(eu);
     S1 s1 = s1(eu, euApi, false, euZoneB);
+    Rebuilds afterS1 = Rebuilds.of(eu);
     line("");
     line(
         "S1 event -> DNSEndpoint write, eu, %d changes at %.0f/s, each a zone-a endpoint made not"
             + " ready (load %s):",
         changes, rate, load());
     printS1(s1);
+    line("  %s", afterS1.since(beforeS1));
     List<Double> engineHop = s1Breakdown(s1, topics, euEndpoints, euDecisions);
 
     // ------------------------------------------------------------------ S1 reversed + anchor
@@ -332,7 +335,9 @@ class TwoClusterBench {
 
     // ------------------------------------------------------------------ S2
     quiet(euApi, usApi);
+    Rebuilds beforeS2 = Rebuilds.of(eu);
     long[] s2Window = s2Rounds(us, euApi, usApi, topics, euAnswers, euDecisions, usBoth);
+    line("S2 rounds and fail backs: %s", Rebuilds.of(eu).since(beforeS2));
 
     // ------------------------------------------------------------------ S8
     line("");
@@ -931,5 +936,39 @@ class TwoClusterBench {
     Path file = dir.resolve("two-cluster-n" + n + ".txt");
     Files.writeString(file, String.join("\n", report) + "\n", StandardCharsets.UTF_8);
     System.out.println("report written to " + file.toAbsolutePath());
+  }
+
+  /**
+   * eu's responder's rebuilds so far ({@code responder.snapshot.rebuilds}, outcome swapped, and
+   * {@code responder.snapshot.rebuild.names}): what a phase cost the responder.
+   */
+  private record Rebuilds(long count, double totalMillis, double names) {
+
+    static Rebuilds of(Cluster cluster) {
+      io.micrometer.core.instrument.MeterRegistry registry =
+          cluster
+              .services()
+              .get("dns-responder")
+              .getBean(io.micrometer.core.instrument.MeterRegistry.class);
+      io.micrometer.core.instrument.Timer swapped =
+          registry.find("responder.snapshot.rebuilds").tag("outcome", "swapped").timer();
+      io.micrometer.core.instrument.DistributionSummary names =
+          registry.find("responder.snapshot.rebuild.names").summary();
+      return swapped == null || names == null
+          ? new Rebuilds(0, 0, 0)
+          : new Rebuilds(
+              swapped.count(), swapped.totalTime(TimeUnit.MILLISECONDS), names.totalAmount());
+    }
+
+    String since(Rebuilds before) {
+      long n = count - before.count;
+      return String.format(
+          Locale.ROOT,
+          "eu's responder rebuilt its view %d times, %.1f ms each on average (wall time), %.0f"
+              + " names changed per rebuild",
+          n,
+          n == 0 ? 0.0 : (totalMillis - before.totalMillis) / n,
+          n == 0 ? 0.0 : (names - before.names) / n);
+    }
   }
 }

@@ -1,6 +1,7 @@
 package dev.cairn.dnsresponder.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -24,6 +25,11 @@ import org.xbill.DNS.Type;
  *   <li>{@code responder.responses.rate.limited} (counter; tag {@code action} = {@code slip} or
  *       {@code drop})
  *   <li>{@code responder.snapshot.rebuild.failures} (counter)
+ *   <li>{@code responder.snapshot.rebuilds} (timer; tag {@code outcome} = {@code swapped}, {@code
+ *       unchanged} or {@code failed}): each rebuild after a DNSEndpoint change, listing, building
+ *       and compiling included
+ *   <li>{@code responder.snapshot.rebuild.names} (distribution summary): the names a swapped
+ *       rebuild changed (every name for a build from nothing)
  *   <li>{@code responder.snapshot.age}, {@code .names}, {@code .records}, {@code .problems}
  *       (gauges, registered by the zone cache)
  * </ul>
@@ -44,6 +50,10 @@ public final class ResponderMetrics {
   private final Counter slipped;
   private final Counter rateDropped;
   private final Counter rebuildFailures;
+  private final Timer rebuildsSwapped;
+  private final Timer rebuildsUnchanged;
+  private final Timer rebuildsFailed;
+  private final DistributionSummary rebuildNames;
 
   // By (rcode, qtype bucket, transport); filled on first use.
   private final AtomicReferenceArray<Counter> queries =
@@ -69,6 +79,20 @@ public final class ResponderMetrics {
         Counter.builder("responder.snapshot.rebuild.failures")
             .description("Snapshot rebuilds that failed; the previous view kept serving")
             .register(registry);
+    this.rebuildsSwapped = rebuilds("swapped");
+    this.rebuildsUnchanged = rebuilds("unchanged");
+    this.rebuildsFailed = rebuilds("failed");
+    this.rebuildNames =
+        DistributionSummary.builder("responder.snapshot.rebuild.names")
+            .description("Names a rebuild changed (every name when built from nothing)")
+            .register(registry);
+  }
+
+  private Timer rebuilds(String outcome) {
+    return Timer.builder("responder.snapshot.rebuilds")
+        .description("Rebuilds of the served view after DNSEndpoint changes, by outcome")
+        .tag("outcome", outcome)
+        .register(registry);
   }
 
   private Counter rateLimited(String action) {
@@ -124,6 +148,22 @@ public final class ResponderMetrics {
   /** Counts a failed rebuild. */
   public void rebuildFailed() {
     rebuildFailures.increment();
+  }
+
+  /** Times a rebuild that swapped in a view changing {@code names} names. */
+  public void rebuildSwapped(long nanos, int names) {
+    rebuildsSwapped.record(nanos, TimeUnit.NANOSECONDS);
+    rebuildNames.record(names);
+  }
+
+  /** Times a rebuild that found nothing to change. */
+  public void rebuildUnchanged(long nanos) {
+    rebuildsUnchanged.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Times a rebuild that failed (the previous view kept serving). */
+  public void rebuildFailedAfter(long nanos) {
+    rebuildsFailed.record(nanos, TimeUnit.NANOSECONDS);
   }
 
   private static int typeBucket(int qtype) {

@@ -114,6 +114,9 @@ public final class ZoneCache implements AutoCloseable {
   private final AtomicBoolean rebuildPending = new AtomicBoolean();
   private volatile long lastRebuildMillis;
 
+  /** How many names the last swap changed (scheduler thread only). */
+  private int lastChangedNames;
+
   private volatile long lastRebuildEndNanos = System.nanoTime();
   private volatile String lastFailure;
   private volatile Instant snapshotWrittenAt;
@@ -237,16 +240,29 @@ public final class ZoneCache implements AutoCloseable {
       return; // events of the initial list: the sync itself triggers the first build
     }
     long started = System.nanoTime();
+    Rebuilt outcome = Rebuilt.FAILED;
     try {
-      rebuildNow();
+      outcome = rebuildNow();
     } finally {
       long ended = System.nanoTime();
       lastRebuildMillis = (ended - started) / 1_000_000;
       lastRebuildEndNanos = ended;
+      switch (outcome) {
+        case SWAPPED -> metrics.rebuildSwapped(ended - started, lastChangedNames);
+        case UNCHANGED -> metrics.rebuildUnchanged(ended - started);
+        case FAILED -> metrics.rebuildFailedAfter(ended - started);
+      }
     }
   }
 
-  private void rebuildNow() {
+  /** What a rebuild did. */
+  private enum Rebuilt {
+    SWAPPED,
+    UNCHANGED,
+    FAILED
+  }
+
+  private Rebuilt rebuildNow() {
     try {
       List<EndpointInput> inputs = source.inputs();
       AnswerView current = view.get();
@@ -257,19 +273,22 @@ public final class ZoneCache implements AutoCloseable {
           && built.snapshot() == current.snapshot()
           && current.state() == ServingState.SYNCED
           && lastFailure == null) {
-        return; // a resync or a change to something we do not read
+        return Rebuilt.UNCHANGED; // a resync or a change to something we do not read
       }
-      if (swap(result, ServingState.SYNCED, "informers")) {
-        if (!everSynced) {
-          everSynced = true;
-          dirty = true;
-          persistIfDirty();
-        } else {
-          dirty = true;
-        }
+      if (!swap(result, ServingState.SYNCED, "informers")) {
+        return Rebuilt.FAILED;
       }
+      if (!everSynced) {
+        everSynced = true;
+        dirty = true;
+        persistIfDirty();
+      } else {
+        dirty = true;
+      }
+      return Rebuilt.SWAPPED;
     } catch (RuntimeException e) {
       fail("rebuilding the snapshot failed: " + e, e);
+      return Rebuilt.FAILED;
     }
   }
 
@@ -281,6 +300,8 @@ public final class ZoneCache implements AutoCloseable {
       return false;
     }
     ZoneSnapshot snapshot = ((BuildResult.Built) result).snapshot();
+    Set<String> changed = snapshot.changedSince(current.snapshot());
+    lastChangedNames = changed == null ? snapshot.nameCount() : changed.size();
     AnswerView next = AnswerView.serving(snapshot, state, current);
     AnswerView previous = view.getAndSet(next);
     if (lastFailure != null) {

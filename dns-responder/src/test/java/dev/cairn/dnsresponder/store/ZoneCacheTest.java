@@ -84,6 +84,22 @@ class ZoneCacheTest {
     assertThat(serves(c.view(), "app.cloud.example.com")).isFalse();
     assertThat(c.status().names()).isGreaterThan(0);
     assertThat(registry.get("responder.snapshot.records").gauge().value()).isEqualTo(3.0);
+    // Both rebuilds were timed: the first changed every name (the apex, the glue of ns1 and app),
+    // the second two (app gone, other new).
+    assertThat(swapped().count()).isEqualTo(2);
+    assertThat(registry.get("responder.snapshot.rebuild.names").summary().totalAmount())
+        .isEqualTo(3 + 2);
+    source.set(List.of(endpoint("a", 0, "other.cloud.example.com", "A", 0, "192.0.2.2")));
+    await().atMost(WAIT).until(() -> unchanged().count() == 1);
+    assertThat(swapped().count()).as("the same endpoints again change nothing").isEqualTo(2);
+  }
+
+  private io.micrometer.core.instrument.Timer swapped() {
+    return registry.get("responder.snapshot.rebuilds").tag("outcome", "swapped").timer();
+  }
+
+  private io.micrometer.core.instrument.Timer unchanged() {
+    return registry.get("responder.snapshot.rebuilds").tag("outcome", "unchanged").timer();
   }
 
   @Test
@@ -117,6 +133,8 @@ class ZoneCacheTest {
     assertThat(c.status().lastFailure()).contains("responder.max-records");
     assertThat(registry.get("responder.snapshot.rebuild.failures").counter().count())
         .isEqualTo(1.0);
+    assertThat(registry.get("responder.snapshot.rebuilds").tag("outcome", "failed").timer().count())
+        .isEqualTo(1);
 
     source.set(List.of(app("192.0.2.9")));
     await().atMost(WAIT).until(() -> c.status().lastFailure() == null);
