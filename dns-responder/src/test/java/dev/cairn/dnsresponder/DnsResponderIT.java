@@ -82,6 +82,29 @@ class DnsResponderIT {
           .atMost(WAIT)
           .until(() -> probe.answers("v6.cloud.example.com.", Type.AAAA).size() == 1);
       assertThat(probe.rcode("hidden.cloud.example.com.", Type.A)).isEqualTo(Rcode.NXDOMAIN);
+
+      // An object both selectors match counts once; leaving one selector keeps it served, leaving
+      // both removes it (each informer reports its own add and delete).
+      Map<String, String> both = Map.of("k8gb.io/dnstype", "local", "cairn.dev/serve", "true");
+      api.apply("both", both, List.of(endpoint("both.cloud.example.com", "A", 0, "192.0.2.20")));
+      await()
+          .atMost(WAIT)
+          .until(() -> probe.answers("both.cloud.example.com.", Type.A).size() == 1);
+      api.apply(
+          "both",
+          Map.of("cairn.dev/serve", "true"),
+          List.of(endpoint("both.cloud.example.com", "A", 0, "192.0.2.21")));
+      await()
+          .atMost(WAIT)
+          .until(
+              () -> probe.answers("both.cloud.example.com.", Type.A).equals(List.of("192.0.2.21")));
+      api.apply(
+          "both",
+          Map.of("k8gb.io/dnstype", "extdns"),
+          List.of(endpoint("both.cloud.example.com", "A", 0, "192.0.2.22")));
+      await()
+          .atMost(WAIT)
+          .until(() -> probe.rcode("both.cloud.example.com.", Type.A) == Rcode.NXDOMAIN);
       assertThat(probe.actuator("health/readiness").statusCode()).isEqualTo(200);
       assertThat(probe.actuator("health").body()).contains("\"state\":\"synced\"");
 
@@ -105,7 +128,9 @@ class DnsResponderIT {
           .contains("responder_queries_total{qtype=\"A\",rcode=\"SERVFAIL\",transport=\"udp\"}")
           .contains("responder_query_latency_seconds_bucket")
           .contains("responder_snapshot_records")
-          .contains("responder_snapshot_age_seconds");
+          .contains("responder_snapshot_age_seconds")
+          .contains("responder_snapshot_rebuilds_seconds_count{outcome=\"swapped\"}")
+          .contains("responder_snapshot_rebuild_names_count");
 
       // An API outage: the informers keep their cache and the last view keeps serving.
       api.apply("back", LOCAL, List.of(endpoint("back.cloud.example.com", "A", 0, "192.0.2.8")));

@@ -7,13 +7,17 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,16 +66,21 @@ public final class DnsEndpointSource implements EndpointSource {
         new ResourceEventHandler<>() {
           @Override
           public void onAdd(GenericKubernetesResource obj) {
-            listener.changed();
+            changed(obj);
           }
 
           @Override
           public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
-            listener.changed();
+            changed(newObj);
           }
 
           @Override
           public void onDelete(GenericKubernetesResource obj, boolean finalStateUnknown) {
+            changed(obj);
+          }
+
+          private void changed(GenericKubernetesResource obj) {
+            dirty.add(Cache.metaNamespaceKeyFunc(obj));
             listener.changed();
           }
         };
@@ -115,10 +124,16 @@ public final class DnsEndpointSource implements EndpointSource {
   }
 
   /**
-   * The inputs of each object as last mapped, by object key; read and replaced by {@link #inputs},
-   * which the zone cache calls from its one thread.
+   * The keys ({@code namespace/name}) of the objects added, changed or deleted in any informer
+   * since {@link #inputs} last looked; the informers' handlers add to it.
    */
-  private Map<String, Mapped> mapped = Map.of();
+  private final Set<String> dirty = ConcurrentHashMap.newKeySet();
+
+  /** The inputs of each object as last mapped, by object key (the zone cache's thread only). */
+  private final Map<String, Mapped> mapped = new HashMap<>();
+
+  /** Every input of {@link #mapped}, as {@link #inputs} last returned them. */
+  private List<EndpointInput> listed = List.of();
 
   @Override
   public boolean synced() {
@@ -138,26 +153,53 @@ public final class DnsEndpointSource implements EndpointSource {
     return true;
   }
 
+  /**
+   * Every endpoint of every selected object. Only the objects that the informers reported changed
+   * since the last call are looked at again (in the informers' caches, the first informer holding
+   * the key winning, as for an object that several selectors match), and of those only the ones
+   * with a new resource version or UID are mapped again; every other object keeps its endpoint
+   * objects, which the snapshot builder takes as unchanged.
+   */
   @Override
   public List<EndpointInput> inputs() {
-    List<EndpointInput> inputs = new ArrayList<>();
-    Map<String, Mapped> next = new HashMap<>();
-    for (Map.Entry<String, GenericKubernetesResource> entry : objects().entrySet()) {
-      GenericKubernetesResource resource = entry.getValue();
+    if (dirty.isEmpty()) {
+      return listed;
+    }
+    for (Iterator<String> keys = dirty.iterator(); keys.hasNext(); ) {
+      String key = keys.next();
+      keys.remove(); // a change reported from now on is looked at by the next call
+      GenericKubernetesResource resource = current(key);
+      if (resource == null) {
+        mapped.remove(key);
+        continue;
+      }
       String version = resource.getMetadata().getResourceVersion();
       String uid = resource.getMetadata().getUid();
-      Mapped known = mapped.get(entry.getKey());
+      Mapped known = mapped.get(key);
       if (known == null
           || version == null
           || !version.equals(known.resourceVersion())
           || !Objects.equals(uid, known.uid())) {
-        known = new Mapped(version, uid, DnsEndpointMapper.map(resource));
+        mapped.put(key, new Mapped(version, uid, DnsEndpointMapper.map(resource)));
       }
-      next.put(entry.getKey(), known);
-      inputs.addAll(known.inputs());
     }
-    mapped = next;
+    List<EndpointInput> inputs = new ArrayList<>(mapped.size() * 2);
+    for (Mapped m : mapped.values()) {
+      inputs.addAll(m.inputs());
+    }
+    listed = inputs;
     return inputs;
+  }
+
+  /** The object under {@code key} in the first informer that holds it, or {@code null}. */
+  private GenericKubernetesResource current(String key) {
+    for (SharedIndexInformer<GenericKubernetesResource> informer : informers) {
+      GenericKubernetesResource resource = informer.getStore().getByKey(key);
+      if (resource != null) {
+        return resource;
+      }
+    }
+    return null;
   }
 
   /**
