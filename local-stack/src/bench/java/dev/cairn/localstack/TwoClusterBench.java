@@ -942,7 +942,7 @@ class TwoClusterBench {
    * eu's responder's rebuilds so far ({@code responder.snapshot.rebuilds}, outcome swapped, and
    * {@code responder.snapshot.rebuild.names}): what a phase cost the responder.
    */
-  private record Rebuilds(long count, double totalMillis, double names) {
+  private record Rebuilds(long count, double totalMillis, double names, double problems) {
 
     static Rebuilds of(Cluster cluster) {
       io.micrometer.core.instrument.MeterRegistry registry =
@@ -954,10 +954,15 @@ class TwoClusterBench {
           registry.find("responder.snapshot.rebuilds").tag("outcome", "swapped").timer();
       io.micrometer.core.instrument.DistributionSummary names =
           registry.find("responder.snapshot.rebuild.names").summary();
+      io.micrometer.core.instrument.Gauge problems =
+          registry.find("responder.snapshot.problems").gauge();
       return swapped == null || names == null
-          ? new Rebuilds(0, 0, 0)
+          ? new Rebuilds(0, 0, 0, 0)
           : new Rebuilds(
-              swapped.count(), swapped.totalTime(TimeUnit.MILLISECONDS), names.totalAmount());
+              swapped.count(),
+              swapped.totalTime(TimeUnit.MILLISECONDS),
+              names.totalAmount(),
+              problems == null ? Double.NaN : problems.value());
     }
 
     String since(Rebuilds before) {
@@ -965,10 +970,11 @@ class TwoClusterBench {
       return String.format(
           Locale.ROOT,
           "eu's responder rebuilt its view %d times, %.1f ms each on average (wall time), %.0f"
-              + " names changed per rebuild",
+              + " names changed per rebuild; %.0f problems in its snapshot",
           n,
           n == 0 ? 0.0 : (totalMillis - before.totalMillis) / n,
-          n == 0 ? 0.0 : (names - before.names) / n);
+          n == 0 ? 0.0 : (names - before.names) / n,
+          problems);
     }
   }
 }
