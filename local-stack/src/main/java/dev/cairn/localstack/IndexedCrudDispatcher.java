@@ -1,5 +1,6 @@
 package dev.cairn.localstack;
 
+import dev.cairn.commonmodel.codec.CairnJson;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -46,6 +47,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -89,6 +91,13 @@ import tools.jackson.databind.node.ObjectNode;
  * is never contended there).
  */
 final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPersistence {
+
+  /**
+   * Parses request bodies and stored objects into trees with fabric8's Jackson 2 defaults on a
+   * factory that does not canonicalize property names (Gslb statuses are keyed by host names: see
+   * {@link CairnJson#factory()}); binding stays with fabric8's mapper.
+   */
+  private static final JsonMapper TREES = CairnJson.kubernetesMapperBuilder().build();
 
   private static final Logger log = LoggerFactory.getLogger(IndexedCrudDispatcher.class);
 
@@ -221,7 +230,7 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
         throws KubernetesCrudDispatcherException {
       JsonNode tree;
       try {
-        tree = Serialization.jsonMapper().readTree(body);
+        tree = TREES.readTree(body);
       } catch (JacksonException e) {
         return super.validateRequestBody(body);
       }
@@ -825,12 +834,12 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
     }
 
     static String withResourceVersion(String json, long resourceVersion) {
-      JsonNode node = Serialization.jsonMapper().readTree(json);
+      JsonNode node = TREES.readTree(json);
       JsonNode metadata = node.path("metadata");
       if (metadata instanceof ObjectNode m) {
         m.put("resourceVersion", String.valueOf(resourceVersion));
       }
-      return Serialization.jsonMapper().writeValueAsString(node);
+      return TREES.writeValueAsString(node);
     }
   }
 }

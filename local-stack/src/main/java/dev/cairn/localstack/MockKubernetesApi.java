@@ -1,5 +1,6 @@
 package dev.cairn.localstack;
 
+import dev.cairn.commonmodel.codec.CairnJson;
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIGroupBuilder;
 import io.fabric8.kubernetes.api.model.APIGroupListBuilder;
@@ -12,7 +13,9 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
@@ -92,6 +95,13 @@ final class MockKubernetesApi implements AutoCloseable {
                     .withNamespace("default")
                     .withTrustCerts(true)
                     .build())
+            // As the services build theirs: fabric8's serialization on Cairn's JSON factory.
+            .withKubernetesSerialization(
+                new KubernetesSerialization(
+                    CairnJson.kubernetesMapperBuilder()
+                        .addModule(new Jackson2JdkTypesModule())
+                        .build(),
+                    true))
             .build();
   }
 

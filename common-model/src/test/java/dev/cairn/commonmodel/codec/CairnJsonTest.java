@@ -6,6 +6,7 @@ import dev.cairn.commonmodel.GoldenRecords;
 import dev.cairn.commonmodel.ObjectRef;
 import dev.cairn.commonmodel.TestRecords;
 import dev.cairn.commonmodel.decision.DnsRecord;
+import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.health.PeerAnswer;
 import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.EndpointState;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import tools.jackson.core.TokenStreamFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -147,5 +149,40 @@ class CairnJsonTest {
     assertThat(minimal.problems()).isEmpty();
     assertThat(node.ingress()).isFalse();
     assertThat(node.addresses()).isEmpty();
+  }
+
+  @Test
+  void parsersKeepNoTableOfPropertyNamesSoHostKeyedMapsDecodeAlike() {
+    // Property names that are host names never repeat across records; a shared table of them
+    // would be copied by every parse that meets a new one (docs/benchmarks.md, codec rows).
+    assertThat(
+            mapper
+                .tokenStreamFactory()
+                .isEnabled(TokenStreamFactory.Feature.CANONICALIZE_PROPERTY_NAMES))
+        .isFalse();
+    assertThat(
+            CairnJson.kubernetesMapperBuilder()
+                .build()
+                .tokenStreamFactory()
+                .isEnabled(TokenStreamFactory.Feature.CANONICALIZE_PROPERTY_NAMES))
+        .isFalse();
+    for (int i = 0; i < 2_000; i++) {
+      String host = "g-" + i + ".cloud.example.com";
+      GslbStatus status =
+          new GslbStatus(
+              "ns",
+              "g-" + i,
+              null,
+              "eu",
+              Map.of(host, "Healthy"),
+              Map.of(host, List.of("192.0.2." + (i % 250 + 1))),
+              host,
+              List.of(),
+              List.of(),
+              List.of());
+
+      assertThat(mapper.readValue(mapper.writeValueAsBytes(status), GslbStatus.class))
+          .isEqualTo(status);
+    }
   }
 }

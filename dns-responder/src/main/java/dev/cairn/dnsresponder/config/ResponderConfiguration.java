@@ -1,5 +1,6 @@
 package dev.cairn.dnsresponder.config;
 
+import dev.cairn.commonmodel.codec.CairnJson;
 import dev.cairn.dnsresponder.answer.GeoLocator;
 import dev.cairn.dnsresponder.answer.QueryAnswerer;
 import dev.cairn.dnsresponder.answer.TargetSelector;
@@ -17,6 +18,8 @@ import dev.cairn.dnsresponder.zone.Zones;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -41,13 +44,22 @@ class ResponderConfiguration {
   @Bean(destroyMethod = "close")
   KubernetesClient responderKubernetesClient(ResponderProperties properties) {
     if (properties.kubernetes().masterUrl() == null) {
-      return new KubernetesClientBuilder().build();
+      return new KubernetesClientBuilder().withKubernetesSerialization(serialization()).build();
     }
     // Credentials and namespace come from fabric8's auto-configuration; the property only
     // replaces the server URL.
     Config config = Config.autoConfigure(null);
     config.setMasterUrl(properties.kubernetes().masterUrl().toString());
-    return new KubernetesClientBuilder().withConfig(config).build();
+    return new KubernetesClientBuilder()
+        .withConfig(config)
+        .withKubernetesSerialization(serialization())
+        .build();
+  }
+
+  /** fabric8's serialization on Cairn's JSON factory (property names not canonicalized). */
+  private static KubernetesSerialization serialization() {
+    return new KubernetesSerialization(
+        CairnJson.kubernetesMapperBuilder().addModule(new Jackson2JdkTypesModule()).build(), true);
   }
 
   @Bean

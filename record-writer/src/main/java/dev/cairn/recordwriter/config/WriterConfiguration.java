@@ -2,6 +2,7 @@ package dev.cairn.recordwriter.config;
 
 import dev.cairn.commonmodel.TopicSpec;
 import dev.cairn.commonmodel.Topics;
+import dev.cairn.commonmodel.codec.CairnJson;
 import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.recordwriter.health.DecisionsHealthIndicator;
@@ -30,6 +31,8 @@ import dev.cairn.recordwriter.reconcile.WriteScheduler;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -71,6 +74,11 @@ public class WriterConfiguration {
     FieldManagerInterceptor fieldManager = new FieldManagerInterceptor(properties.fieldManager());
     return new KubernetesClientBuilder()
         .withConfig(config)
+        // fabric8's serialization on Cairn's JSON factory (property names not canonicalized).
+        .withKubernetesSerialization(
+            new KubernetesSerialization(
+                CairnJson.kubernetesMapperBuilder().addModule(new Jackson2JdkTypesModule()).build(),
+                true))
         .withHttpClientBuilderConsumer(
             b -> b.addOrReplaceInterceptor(FieldManagerInterceptor.NAME, fieldManager))
         .build();

@@ -1,5 +1,6 @@
 package dev.cairn.strategyengine.stream;
 
+import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.TopicSettings;
 import dev.cairn.commonmodel.TopicSpec;
 import dev.cairn.commonmodel.Topics;
@@ -179,6 +180,41 @@ class GslbBench {
               }
               return names;
             }));
+    // What the record-writer's readers do with every record: a Gslb status is keyed by its hosts,
+    // so each one brings new property names (CairnJson.factory()).
+    List<byte[]> statuses = new ArrayList<>(outcomes.size());
+    for (GslbOutcome outcome : outcomes) {
+      statuses.add(EngineJson.encode(outcome.status()));
+    }
+    for (String factory : List.of("canonicalizing (Jackson's default)", "Cairn's", "Cairn's")) {
+      tools.jackson.databind.json.JsonMapper mapper =
+          factory.startsWith("Cairn")
+              ? dev.cairn.commonmodel.codec.CairnJson.newMapper()
+              : dev.cairn.commonmodel.codec.CairnJson.newMapper(
+                  tools.jackson.core.json.JsonFactory.builder().build());
+      printPerOperation(
+          "decoding a Gslb record with " + factory + " JSON factory",
+          onOneThread(
+              gslbRecords.size(),
+              () -> {
+                long names = 0;
+                for (byte[] gslb : gslbRecords) {
+                  names += mapper.readValue(gslb, GslbState.class).name().length();
+                }
+                return names;
+              }));
+      printPerOperation(
+          "decoding a Gslb status with " + factory + " JSON factory",
+          onOneThread(
+              statuses.size(),
+              () -> {
+                long hosts = 0;
+                for (byte[] status : statuses) {
+                  hosts += mapper.readValue(status, GslbStatus.class).serviceHealth().size();
+                }
+                return hosts;
+              }));
+    }
   }
 
   /**

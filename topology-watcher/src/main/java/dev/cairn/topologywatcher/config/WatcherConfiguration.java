@@ -1,6 +1,7 @@
 package dev.cairn.topologywatcher.config;
 
 import dev.cairn.commonmodel.Topics;
+import dev.cairn.commonmodel.codec.CairnJson;
 import dev.cairn.commonmodel.codec.CairnSerializer;
 import dev.cairn.commonmodel.kafka.NamespacePartitioner;
 import dev.cairn.topologywatcher.health.ProblemLog;
@@ -17,6 +18,8 @@ import dev.cairn.topologywatcher.state.TopologyView;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -58,7 +61,14 @@ class WatcherConfiguration {
     if (properties.kubernetes().masterUrl() != null) {
       config.setMasterUrl(properties.kubernetes().masterUrl().toString());
     }
-    return new KubernetesClientBuilder().withConfig(config).build();
+    return new KubernetesClientBuilder()
+        .withConfig(config)
+        // fabric8's serialization on Cairn's JSON factory (property names not canonicalized).
+        .withKubernetesSerialization(
+            new KubernetesSerialization(
+                CairnJson.kubernetesMapperBuilder().addModule(new Jackson2JdkTypesModule()).build(),
+                true))
+        .build();
   }
 
   @Bean
