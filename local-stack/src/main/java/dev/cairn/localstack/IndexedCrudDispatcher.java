@@ -434,7 +434,8 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
 
   /**
    * The tree of a body the PUT handler has just parsed for validation (handed out once; fabric8
-   * then modifies it into the stored object), otherwise a fresh parse as fabric8 does.
+   * then modifies it into the stored object), otherwise a fresh parse (with {@link #TREES}; what it
+   * cannot parse gets fabric8's own error).
    */
   @Override
   public JsonNode asNode(String json) throws KubernetesCrudDispatcherException {
@@ -444,7 +445,11 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
       parsedBodyTree = null;
       return tree;
     }
-    return KubernetesCrudPersistence.super.asNode(json);
+    try {
+      return TREES.readTree(json);
+    } catch (JacksonException e) {
+      return KubernetesCrudPersistence.super.asNode(json);
+    }
   }
 
   /**
