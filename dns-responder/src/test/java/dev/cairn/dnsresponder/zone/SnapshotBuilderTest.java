@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class SnapshotBuilderTest {
@@ -277,90 +276,7 @@ class SnapshotBuilderTest {
   }
 
   // ------------------------------------------------------------------ reuse of a previous build
-
-  /** One random endpoint: good and bad names, types, targets, labels and ages, some colliding. */
-  private static EndpointInput randomEndpoint(Random random, int object, int index) {
-    String[] names = {
-      "app.cloud.example.com",
-      "api.cloud.example.com",
-      "x.y.cloud.example.com",
-      "cloud.example.com",
-      "ns1.cloud.example.com",
-      "*.cloud.example.com",
-      "other.example.net",
-      "bad_name.cloud.example.com",
-      "h" + random.nextInt(6) + ".cloud.example.com"
-    };
-    String[] types = {"A", "AAAA", "CNAME", "TXT", null, "MX"};
-    String[] targets = {
-      "192.0.2." + (1 + random.nextInt(3)),
-      "2001:db8::" + (1 + random.nextInt(3)),
-      "not-an-ip",
-      "target.example.net",
-      "text value",
-      " 192.0.2.9"
-    };
-    List<String> chosen = new ArrayList<>();
-    for (int t = random.nextInt(4); t > 0; t--) {
-      chosen.add(targets[random.nextInt(targets.length)]);
-    }
-    Map<String, String> labels =
-        switch (random.nextInt(4)) {
-          case 0 -> Map.of("weight-eu-0-80", "192.0.2.1", "weight-us-0-20", "192.0.2.2");
-          case 1 -> Map.of("weight-eu-0-80", "192.0.2.7");
-          case 2 -> Map.of("strategy", "geoip", "tag-192.0.2.1", "eu");
-          default -> Map.of();
-        };
-    return new EndpointInput(
-        "ns/o" + object,
-        random.nextBoolean() ? EARLIER : NOW,
-        index,
-        names[random.nextInt(names.length)],
-        types[random.nextInt(types.length)],
-        random.nextInt(5) == 0 ? -1 : random.nextInt(3) * 30,
-        chosen,
-        labels);
-  }
-
-  @Test
-  void aBuildThatReusesThePreviousOneEqualsABuildFromNothing() {
-    Random random = new Random(11);
-    List<EndpointInput> inputs = new ArrayList<>();
-    for (int o = 0; o < 40; o++) {
-      inputs.add(randomEndpoint(random, o, 0));
-    }
-    ZoneSnapshot previous = null;
-    for (int round = 0; round < 300; round++) {
-      // Change a few endpoints, drop one, add one: what a stream of DNSEndpoint writes does.
-      for (int c = random.nextInt(4); c > 0; c--) {
-        int i = random.nextInt(inputs.size());
-        EndpointInput old = inputs.get(i);
-        inputs.set(i, randomEndpoint(random, Integer.parseInt(old.source().substring(4)), 0));
-      }
-      if (random.nextInt(3) == 0 && inputs.size() > 1) {
-        inputs.remove(random.nextInt(inputs.size()));
-      }
-      if (random.nextInt(3) == 0) {
-        inputs.add(randomEndpoint(random, 100 + round, random.nextInt(2)));
-      }
-      Collections.shuffle(inputs, random);
-      ZoneSnapshot fresh = snapshot(inputs);
-      BuildResult reused =
-          SnapshotBuilder.build(ZoneFixtures.zones(), inputs, ZoneFixtures.limits(), NOW, previous);
-      ZoneSnapshot next = ((BuildResult.Built) reused).snapshot();
-
-      assertThat(next.nodes().keySet()).as("round %d", round).isEqualTo(fresh.nodes().keySet());
-      for (String name : fresh.nodes().keySet()) {
-        assertThat(next.node(name).sets())
-            .as("round %d %s", round, name)
-            .isEqualTo(fresh.node(name).sets());
-      }
-      assertThat(next.problems()).as("round %d", round).isEqualTo(fresh.problems());
-      assertThat(next.inputs()).isEqualTo(fresh.inputs());
-      assertThat(next.recordCount()).isEqualTo(fresh.recordCount());
-      previous = next;
-    }
-  }
+  // (IncrementalBuildTest compares builds from a previous one with the rules applied in one pass)
 
   @Test
   void anUnchangedEndpointKeepsItsRecordSetObjectAcrossBuilds() {
