@@ -34,8 +34,8 @@ public final class CairnJson {
    * which pays off for a fixed set of names; Cairn's records and Kubernetes objects have maps keyed
    * by host names and addresses (a Gslb status's {@code serviceHealth} and {@code healthyRecords}),
    * so with 10k Gslbs the table never stops growing, and every parse that met a new name copied it
-   * first: 276 kB allocated and 41-78 us to decode one Gslb status, against 3.4 kB and 2.2-14 us
-   * without (docs/benchmarks.md, "JSON property names").
+   * first: 307 kB allocated and 52 us to decode one Gslb status, against 5.6 kB and 6-7 us without
+   * (docs/benchmarks.md, "JSON property names").
    */
   public static JsonFactory factory() {
     return JsonFactory.builder()

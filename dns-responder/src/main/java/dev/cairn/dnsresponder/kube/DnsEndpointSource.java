@@ -10,8 +10,8 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -209,18 +209,13 @@ public final class DnsEndpointSource implements EndpointSource {
    */
   private record Mapped(String resourceVersion, String uid, List<EndpointInput> inputs) {}
 
-  private Map<String, GenericKubernetesResource> objects() {
-    Map<String, GenericKubernetesResource> objects = new LinkedHashMap<>();
-    for (SharedIndexInformer<GenericKubernetesResource> informer : informers) {
-      for (GenericKubernetesResource resource : informer.getStore().list()) {
-        objects.putIfAbsent(DnsEndpointMapper.key(resource), resource);
-      }
-    }
-    return objects;
-  }
-
+  /** The objects the informers hold, one per key however many selectors match it. */
   private int objectCount() {
-    return objects().size();
+    Set<String> keys = new HashSet<>();
+    for (SharedIndexInformer<GenericKubernetesResource> informer : informers) {
+      keys.addAll(informer.getStore().listKeys());
+    }
+    return keys.size();
   }
 
   @Override

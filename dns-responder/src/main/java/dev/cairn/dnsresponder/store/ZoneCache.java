@@ -114,9 +114,6 @@ public final class ZoneCache implements AutoCloseable {
   private final AtomicBoolean rebuildPending = new AtomicBoolean();
   private volatile long lastRebuildMillis;
 
-  /** How many names the last swap changed (scheduler thread only). */
-  private int lastChangedNames;
-
   private volatile long lastRebuildEndNanos = System.nanoTime();
   private volatile String lastFailure;
   private volatile Instant snapshotWrittenAt;
@@ -247,19 +244,24 @@ public final class ZoneCache implements AutoCloseable {
       long ended = System.nanoTime();
       lastRebuildMillis = (ended - started) / 1_000_000;
       lastRebuildEndNanos = ended;
-      switch (outcome) {
-        case SWAPPED -> metrics.rebuildSwapped(ended - started, lastChangedNames);
+      switch (outcome.outcome()) {
+        case SWAPPED -> metrics.rebuildSwapped(ended - started, outcome.changedNames());
         case UNCHANGED -> metrics.rebuildUnchanged(ended - started);
         case FAILED -> metrics.rebuildFailedAfter(ended - started);
       }
     }
   }
 
-  /** What a rebuild did. */
-  private enum Rebuilt {
-    SWAPPED,
-    UNCHANGED,
-    FAILED
+  /** What a rebuild did, and how many names a swap changed. */
+  private record Rebuilt(Outcome outcome, int changedNames) {
+    static final Rebuilt UNCHANGED = new Rebuilt(Outcome.UNCHANGED, 0);
+    static final Rebuilt FAILED = new Rebuilt(Outcome.FAILED, 0);
+
+    enum Outcome {
+      SWAPPED,
+      UNCHANGED,
+      FAILED
+    }
   }
 
   private Rebuilt rebuildNow() {
@@ -278,6 +280,8 @@ public final class ZoneCache implements AutoCloseable {
       if (!swap(result, ServingState.SYNCED, "informers")) {
         return Rebuilt.FAILED;
       }
+      ZoneSnapshot built = ((BuildResult.Built) result).snapshot();
+      Set<String> changed = built.changedSince(current.snapshot());
       if (!everSynced) {
         everSynced = true;
         dirty = true;
@@ -285,7 +289,8 @@ public final class ZoneCache implements AutoCloseable {
       } else {
         dirty = true;
       }
-      return Rebuilt.SWAPPED;
+      return new Rebuilt(
+          Rebuilt.Outcome.SWAPPED, changed == null ? built.nameCount() : changed.size());
     } catch (RuntimeException e) {
       fail("rebuilding the snapshot failed: " + e, e);
       return Rebuilt.FAILED;
@@ -300,8 +305,6 @@ public final class ZoneCache implements AutoCloseable {
       return false;
     }
     ZoneSnapshot snapshot = ((BuildResult.Built) result).snapshot();
-    Set<String> changed = snapshot.changedSince(current.snapshot());
-    lastChangedNames = changed == null ? snapshot.nameCount() : changed.size();
     AnswerView next = AnswerView.serving(snapshot, state, current);
     AnswerView previous = view.getAndSet(next);
     if (lastFailure != null) {
