@@ -11,6 +11,7 @@ import dev.cairn.dnsresponder.zone.Zones;
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,9 +23,10 @@ import org.junit.jupiter.api.Test;
  * {@code localtargets-} name with two), of which {@code bench.changed} (default 100) change
  * between rebuilds (the others keep their endpoint objects, as the responder's DNSEndpoint source
  * keeps them); each rebuild is the snapshot build and the view's compilation, as the responder's
- * zone cache does it, once from nothing and once from the served snapshot and view (only what the
- * changed endpoints touch is built and compiled again). Prints thread CPU and bytes allocated per
- * rebuild; nothing is asserted.
+ * zone cache does it: from nothing; from the served snapshot and view given every endpoint
+ * ({@code SnapshotBuilder.build}, which compares every object with the snapshot's); and from the
+ * served snapshot given only the objects that changed ({@code SnapshotBuilder.update}, what the
+ * zone cache does). Prints thread CPU and bytes allocated per rebuild; nothing is asserted.
  *
  * <pre>
  * ./mvnw -o -pl dns-responder -Pbench test -Dtest=SnapshotRebuildBench -Dsurefire.failIfNoSpecifiedTests=false
@@ -73,15 +75,29 @@ class SnapshotRebuildBench {
             labels));
   }
 
-  @Test
-  void rebuildUnderContinuousChange() {
-    run("from nothing", false);
-    run("from the served snapshot and view", true);
-    run("from nothing", false);
-    run("from the served snapshot and view", true);
+  private enum Mode {
+    FROM_NOTHING("from nothing"),
+    EVERY_ENDPOINT("from the served snapshot and view, given every endpoint"),
+    CHANGED_OBJECTS("from the served snapshot and view, given the changed objects");
+
+    final String what;
+
+    Mode(String what) {
+      this.what = what;
+    }
   }
 
-  private void run(String what, boolean reuse) {
+  @Test
+  void rebuildUnderContinuousChange() {
+    for (int pass = 0; pass < 2; pass++) {
+      for (Mode mode : Mode.values()) {
+        run(mode);
+      }
+    }
+  }
+
+  private void run(Mode mode) {
+    boolean reuse = mode != Mode.FROM_NOTHING;
     int[] versions = new int[objects];
     // As DnsEndpointSource: an object's endpoints are mapped again only when it changed.
     List<List<EndpointInput>> mapped = new ArrayList<>(objects);
@@ -96,18 +112,25 @@ class SnapshotRebuildBench {
     long allocated = 0;
     int next = 0;
     for (int round = -20; round < rounds; round++) { // 20 rounds of warm-up
+      Map<String, List<EndpointInput>> changes = new LinkedHashMap<>();
       for (int c = 0; c < changed; c++) {
         versions[next]++;
         mapped.set(next, endpoints(next, versions[next]));
+        changes.put("bench/g-" + next, mapped.get(next));
         next = (next + 1) % objects;
       }
-      List<EndpointInput> inputs = new ArrayList<>(objects * 2);
-      mapped.forEach(inputs::addAll);
       long cpuStart = threads.getCurrentThreadCpuTime();
       long allocatedStart = threads.getThreadAllocatedBytes(id);
       ZoneSnapshot previous = reuse && view != null ? view.snapshot() : null;
-      BuildResult result =
-          SnapshotBuilder.build(ZONES, inputs, LIMITS, Instant.now(), previous);
+      BuildResult result;
+      if (mode == Mode.CHANGED_OBJECTS && previous != null) {
+        result = SnapshotBuilder.update(ZONES, LIMITS, Instant.now(), previous, changes);
+      } else {
+        // The list of every endpoint is the source's work, counted here as the source does it.
+        List<EndpointInput> inputs = new ArrayList<>(objects * 2);
+        mapped.forEach(inputs::addAll);
+        result = SnapshotBuilder.build(ZONES, inputs, LIMITS, Instant.now(), previous);
+      }
       ZoneSnapshot snapshot = ((BuildResult.Built) result).snapshot();
       view = AnswerView.serving(snapshot, ServingState.SYNCED, reuse ? view : null);
       if (round >= 0) {
@@ -118,7 +141,7 @@ class SnapshotRebuildBench {
     System.out.printf(
         "rebuild %s: %,d DNSEndpoints (%,d names), %,d changed per rebuild: %.1f ms of thread CPU"
             + " and %.1f MB allocated per rebuild (%d rebuilds)%n",
-        what,
+        mode.what,
         objects,
         view.snapshot().nameCount(),
         changed,

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -129,11 +130,8 @@ public final class DnsEndpointSource implements EndpointSource {
    */
   private final Set<String> dirty = ConcurrentHashMap.newKeySet();
 
-  /** The inputs of each object as last mapped, by object key (the zone cache's thread only). */
+  /** The inputs of each object as last mapped, by informer key (the zone cache's thread only). */
   private final Map<String, Mapped> mapped = new HashMap<>();
-
-  /** Every input of {@link #mapped}, as {@link #inputs} last returned them. */
-  private List<EndpointInput> listed = List.of();
 
   @Override
   public boolean synced() {
@@ -155,40 +153,60 @@ public final class DnsEndpointSource implements EndpointSource {
 
   /**
    * Every endpoint of every selected object. Only the objects that the informers reported changed
-   * since the last call are looked at again (in the informers' caches, the first informer holding
-   * the key winning, as for an object that several selectors match), and of those only the ones
-   * with a new resource version or UID are mapped again; every other object keeps its endpoint
-   * objects, which the snapshot builder takes as unchanged.
+   * since the last look are looked at again ({@link #changes()}); every other object keeps its
+   * endpoint objects, which the snapshot builder takes as unchanged.
    */
   @Override
   public List<EndpointInput> inputs() {
-    if (dirty.isEmpty()) {
-      return listed;
-    }
-    for (Iterator<String> keys = dirty.iterator(); keys.hasNext(); ) {
-      String key = keys.next();
-      keys.remove(); // a change reported from now on is looked at by the next call
-      GenericKubernetesResource resource = current(key);
-      if (resource == null) {
-        mapped.remove(key);
-        continue;
-      }
-      String version = resource.getMetadata().getResourceVersion();
-      String uid = resource.getMetadata().getUid();
-      Mapped known = mapped.get(key);
-      if (known == null
-          || version == null
-          || !version.equals(known.resourceVersion())
-          || !Objects.equals(uid, known.uid())) {
-        mapped.put(key, new Mapped(version, uid, DnsEndpointMapper.map(resource)));
-      }
-    }
+    changes();
     List<EndpointInput> inputs = new ArrayList<>(mapped.size() * 2);
     for (Mapped m : mapped.values()) {
       inputs.addAll(m.inputs());
     }
-    listed = inputs;
     return inputs;
+  }
+
+  /**
+   * The objects the informers reported changed since the last look, looked up in the informers'
+   * caches (the first informer holding the key winning, as for an object that several selectors
+   * match); of those only the ones with a new resource version or UID are mapped again and
+   * reported.
+   */
+  @Override
+  public Map<String, List<EndpointInput>> changes() {
+    if (dirty.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, List<EndpointInput>> changes = new LinkedHashMap<>();
+    for (Iterator<String> keys = dirty.iterator(); keys.hasNext(); ) {
+      String key = keys.next();
+      keys.remove(); // a change reported from now on is looked at by the next call
+      GenericKubernetesResource resource = current(key);
+      Mapped known = mapped.get(key);
+      if (resource == null) {
+        if (known != null) {
+          mapped.remove(key);
+          changes.put(known.source(), List.of());
+        }
+        continue;
+      }
+      String version = resource.getMetadata().getResourceVersion();
+      String uid = resource.getMetadata().getUid();
+      if (known == null
+          || version == null
+          || !version.equals(known.resourceVersion())
+          || !Objects.equals(uid, known.uid())) {
+        Mapped next =
+            new Mapped(
+                DnsEndpointMapper.key(resource), version, uid, DnsEndpointMapper.map(resource));
+        mapped.put(key, next);
+        if (known != null && !known.source().equals(next.source())) {
+          changes.put(known.source(), List.of());
+        }
+        changes.put(next.source(), next.inputs());
+      }
+    }
+    return changes;
   }
 
   /** The object under {@code key} in the first informer that holds it, or {@code null}. */
@@ -203,11 +221,12 @@ public final class DnsEndpointSource implements EndpointSource {
   }
 
   /**
-   * An object's inputs as mapped at a resource version: a rebuild maps again only the objects that
-   * changed since the last one (the API server gives an object a new resource version on every
-   * change), not all of them.
+   * An object's inputs as mapped at a resource version, with the object's name as its endpoints
+   * give it ({@code source}): a rebuild maps again only the objects that changed since the last one
+   * (the API server gives an object a new resource version on every change), not all of them.
    */
-  private record Mapped(String resourceVersion, String uid, List<EndpointInput> inputs) {}
+  private record Mapped(
+      String source, String resourceVersion, String uid, List<EndpointInput> inputs) {}
 
   /** The objects the informers hold, one per key however many selectors match it. */
   private int objectCount() {

@@ -15,8 +15,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -121,6 +123,16 @@ public final class ZoneCache implements AutoCloseable {
   private boolean everSynced;
 
   /**
+   * Whether the served snapshot holds every change the source reported up to the last rebuild (then
+   * a rebuild applies only what changed since, {@link SnapshotBuilder#update}); false until the
+   * first build from the source and after a rebuild failed.
+   */
+  private boolean following;
+
+  /** Changes taken from the source that the served snapshot does not hold (a refused update's). */
+  private final Map<String, List<EndpointInput>> unapplied = new LinkedHashMap<>();
+
+  /**
    * @param file the snapshot file, or {@code null} for none
    */
   public ZoneCache(
@@ -198,11 +210,11 @@ public final class ZoneCache implements AutoCloseable {
 
   /**
    * The delay before a requested rebuild: the debounce, or longer when the last rebuild ended less
-   * than {@value #REBUILD_SPACING} times its duration ago. A rebuild works out again only what
-   * changed, but still lists every DNSEndpoint and copies the snapshot's indexes (milliseconds at
-   * 10k), so with 10k of them changing for half a minute (a peer failing over) rebuilds every
-   * debounce could keep a core busy; spaced this way they take at most a fifth of it, and the view
-   * lags the API by at most about five rebuild durations.
+   * than {@value #REBUILD_SPACING} times its duration ago. A rebuild costs about what changed since
+   * the last one, and the answer side still copies its name tables (a millisecond at 10k
+   * DNSEndpoints), so with 10k of them changing for half a minute (a peer failing over) rebuilds
+   * every debounce could keep a core busy; spaced this way they take at most a fifth of it, and the
+   * view lags the API by at most about five rebuild durations.
    *
    * @param debounceMillis the configured debounce
    * @param lastRebuildMillis how long the last rebuild took (0 before the first)
@@ -266,13 +278,29 @@ public final class ZoneCache implements AutoCloseable {
 
   private Rebuilt rebuildNow() {
     try {
-      List<EndpointInput> inputs = source.inputs();
       AnswerView current = view.get();
-      // From the served snapshot: only what changed is built again (SnapshotBuilder.build).
-      BuildResult result =
-          SnapshotBuilder.build(zones, inputs, limits, clock.instant(), current.snapshot());
+      ZoneSnapshot served = current.snapshot();
+      BuildResult result;
+      boolean updating = following && SnapshotBuilder.canUpdate(served, zones, limits);
+      if (updating) {
+        // What changed since the served snapshot, object by object: a rebuild costs what changed.
+        unapplied.putAll(source.changes());
+        result = SnapshotBuilder.update(zones, limits, clock.instant(), served, unapplied);
+      } else {
+        // Every endpoint, compared with the served snapshot's (SnapshotBuilder.build).
+        unapplied.clear();
+        result = SnapshotBuilder.build(zones, source.inputs(), limits, clock.instant(), served);
+      }
+      if (result instanceof BuildResult.Refused) {
+        // A refused update keeps what it could not apply for the next; a refused full build
+        // leaves the next to be one as well.
+        following = updating;
+      } else {
+        unapplied.clear();
+        following = true;
+      }
       if (result instanceof BuildResult.Built built
-          && built.snapshot() == current.snapshot()
+          && built.snapshot() == served
           && current.state() == ServingState.SYNCED
           && lastFailure == null) {
         return Rebuilt.UNCHANGED; // a resync or a change to something we do not read
@@ -281,7 +309,7 @@ public final class ZoneCache implements AutoCloseable {
         return Rebuilt.FAILED;
       }
       ZoneSnapshot built = ((BuildResult.Built) result).snapshot();
-      Set<String> changed = built.changedSince(current.snapshot());
+      Set<String> changed = built.changedSince(served);
       if (!everSynced) {
         everSynced = true;
         dirty = true;
@@ -292,6 +320,8 @@ public final class ZoneCache implements AutoCloseable {
       return new Rebuilt(
           Rebuilt.Outcome.SWAPPED, changed == null ? built.nameCount() : changed.size());
     } catch (RuntimeException e) {
+      following = false; // the next rebuild starts again from every endpoint
+      unapplied.clear();
       fail("rebuilding the snapshot failed: " + e, e);
       return Rebuilt.FAILED;
     }

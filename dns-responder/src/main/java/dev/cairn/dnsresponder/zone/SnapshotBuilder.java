@@ -13,6 +13,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -96,14 +97,11 @@ public final class SnapshotBuilder {
    * <p>An endpoint's records and problems depend on nothing but the endpoint, the zones and the
    * limits; which declaration wins a name depends only on the declarations of that name. So {@code
    * previous} keeps, besides its nodes, what each endpoint derived and every name's declarations in
-   * precedence order ({@link Index}). A build compares the endpoints with those of {@code previous}
-   * by object and index (the same object, or an equal one, counts as unchanged), derives the new
-   * ones, and resolves again only the names that a changed endpoint declares or declared, with the
-   * empty non-terminals above them; every other name keeps its {@link Node} and its record set
-   * objects (which the answer side's compiled records are kept by). The rest is copying the
-   * indexes, a few milliseconds at 10k DNSEndpoints: a DNSEndpoint write costs about what it
-   * changes, not what the zone holds. With nothing changed, the result is {@code previous} itself
-   * (the same serial).
+   * precedence order ({@link Index}). This build compares the endpoints with those of {@code
+   * previous}, object by object (the same endpoint object, or an equal one, counts as unchanged),
+   * and goes on as {@link #update}. With nothing changed, the result is {@code previous} itself
+   * (the same serial). Comparing every object is the one part that grows with the zone; a source
+   * that knows what changed calls {@link #update} instead.
    *
    * <p>Endpoints are told apart by object and index ({@code source}, {@code index}), which the
    * responder's sources keep unique; a list in which two endpoints share both is built from nothing
@@ -114,11 +112,117 @@ public final class SnapshotBuilder {
    */
   public static BuildResult build(
       Zones zones, List<EndpointInput> inputs, Limits limits, Instant now, ZoneSnapshot previous) {
-    Index base = previous == null ? null : previous.index();
-    if (base != null && !(base.zones.equals(zones) && base.limits.equals(limits))) {
-      base = null;
+    Map<String, List<EndpointInput>> objects = new LinkedHashMap<>();
+    for (EndpointInput input : inputs) {
+      objects.computeIfAbsent(input.source(), s -> new ArrayList<>(2)).add(input);
     }
-    return new Build(zones, limits, base, previous).run(inputs, now);
+    for (List<EndpointInput> endpoints : objects.values()) {
+      if (!uniqueIndexes(endpoints)) {
+        return new Build(zones, limits, null, null).fromNothingInListOrder(inputs, now);
+      }
+    }
+    Index base = canUpdate(previous, zones, limits) ? previous.index() : null;
+    Map<String, List<EndpointInput>> changed = objects;
+    if (base != null) {
+      changed = new LinkedHashMap<>();
+      for (Map.Entry<String, List<EndpointInput>> e : objects.entrySet()) {
+        if (!unchanged(base.objects.get(e.getKey()), e.getValue())) {
+          changed.put(e.getKey(), e.getValue());
+        }
+      }
+      Map<String, List<EndpointInput>> gone = new LinkedHashMap<>();
+      base.objects.forEach(
+          (source, held) -> {
+            if (!objects.containsKey(source)) {
+              gone.put(source, List.of());
+            }
+          });
+      changed.putAll(gone);
+    }
+    return new Build(zones, limits, base, base == null ? null : previous).run(changed, now);
+  }
+
+  /**
+   * Builds a snapshot from {@code previous} and what changed since it, object by object: the cost
+   * grows with what changed, not with the zone. The result equals a build from nothing over {@code
+   * previous}'s endpoints with those of the changed objects replaced; with nothing changed, it is
+   * {@code previous} itself.
+   *
+   * @param previous a snapshot for which {@link #canUpdate} holds
+   * @param changed for each object ({@code namespace/name}) that changed, its endpoints now, in any
+   *     order (an empty list when it is gone or declares none); every endpoint's {@code source} is
+   *     its object and no index repeats within an object
+   * @throws IllegalArgumentException when {@code previous} cannot be updated or an object's
+   *     endpoints are not as described
+   */
+  public static BuildResult update(
+      Zones zones,
+      Limits limits,
+      Instant now,
+      ZoneSnapshot previous,
+      Map<String, List<EndpointInput>> changed) {
+    if (!canUpdate(previous, zones, limits)) {
+      throw new IllegalArgumentException(
+          "the snapshot cannot be updated; build it from its inputs");
+    }
+    for (Map.Entry<String, List<EndpointInput>> e : changed.entrySet()) {
+      for (EndpointInput input : e.getValue()) {
+        if (!input.source().equals(e.getKey())) {
+          throw new IllegalArgumentException(
+              "an endpoint of " + input.source() + " was given as one of " + e.getKey());
+        }
+      }
+      if (!uniqueIndexes(e.getValue())) {
+        throw new IllegalArgumentException(
+            "the endpoints given for " + e.getKey() + " repeat an index");
+      }
+    }
+    return new Build(zones, limits, previous.index(), previous).run(changed, now);
+  }
+
+  /**
+   * Whether {@link #update} can build from {@code previous}: it was built for these zones and
+   * limits, with endpoints that were unique by object and index.
+   */
+  public static boolean canUpdate(ZoneSnapshot previous, Zones zones, Limits limits) {
+    Index index = previous == null ? null : previous.index();
+    return index != null && index.zones.equals(zones) && index.limits.equals(limits);
+  }
+
+  private static boolean uniqueIndexes(List<EndpointInput> endpoints) {
+    for (int i = 1; i < endpoints.size(); i++) {
+      for (int j = 0; j < i; j++) {
+        if (endpoints.get(i).index() == endpoints.get(j).index()) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Whether an object's endpoints are those held for it (the same or equal, index by index). */
+  private static boolean unchanged(Held[] held, List<EndpointInput> endpoints) {
+    if (held == null || held.length != endpoints.size()) {
+      return false;
+    }
+    for (EndpointInput input : endpoints) {
+      Held h = find(held, input.index());
+      if (h == null || !(h.input == input || h.input.equals(input))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static Held find(Held[] held, int index) {
+    if (held != null) {
+      for (Held h : held) {
+        if (h.input.index() == index) {
+          return h;
+        }
+      }
+    }
+    return null;
   }
 
   /** What {@code input} contributes on its own (for tests that build the same way differently). */
@@ -145,9 +249,6 @@ public final class SnapshotBuilder {
 
   /** A problem found in an endpoint. */
   record Reported(SourcedProblem problem) implements Step {}
-
-  /** An endpoint as a build keeps it: by object and index. */
-  private record InputKey(String source, int index) {}
 
   /**
    * An endpoint as the index holds it, compared by identity: what it derived, and its place among
@@ -267,47 +368,59 @@ public final class SnapshotBuilder {
   }
 
   /**
-   * What a snapshot's build worked out, for the next build to start from; immutable once built
-   * (each build copies what it changes).
+   * What a snapshot's build worked out, for the next build to start from; immutable once built (a
+   * build edits copies that share every part it does not change).
    */
   static final class Index {
     private final Zones zones;
     private final Limits limits;
-    private final Map<InputKey, Held> held;
-    private final Map<String, NameState> names;
+
+    /** Every object's endpoints as held, by {@code source}. */
+    private final PersistentMap<String, Held[]> objects;
+
+    private final PersistentMap<String, NameState> names;
 
     /** Per name without records of its own: how many names with records lie below it. */
-    private final Map<String, Integer> below;
+    private final PersistentMap<String, Integer> below;
 
     /** The problems of every endpoint that has any, in precedence order. */
     private final TreeMap<Held, List<SourcedProblem>> inputProblems;
 
     private final List<SourcedProblem> configProblems;
-    private final Map<String, Node> nodes;
     private final int recordCount;
     private final int nextSeq;
 
     private Index(
         Zones zones,
         Limits limits,
-        Map<InputKey, Held> held,
-        Map<String, NameState> names,
-        Map<String, Integer> below,
+        PersistentMap<String, Held[]> objects,
+        PersistentMap<String, NameState> names,
+        PersistentMap<String, Integer> below,
         TreeMap<Held, List<SourcedProblem>> inputProblems,
         List<SourcedProblem> configProblems,
-        Map<String, Node> nodes,
         int recordCount,
         int nextSeq) {
       this.zones = zones;
       this.limits = limits;
-      this.held = held;
+      this.objects = objects;
       this.names = names;
       this.below = below;
       this.inputProblems = inputProblems;
       this.configProblems = configProblems;
-      this.nodes = nodes;
       this.recordCount = recordCount;
       this.nextSeq = nextSeq;
+    }
+
+    /** Every endpoint held, in no particular order. */
+    List<EndpointInput> inputs() {
+      List<EndpointInput> inputs = new ArrayList<>(objects.size() * 2);
+      objects.forEach(
+          (source, held) -> {
+            for (Held h : held) {
+              inputs.add(h.input);
+            }
+          });
+      return inputs;
     }
   }
 
@@ -329,41 +442,74 @@ public final class SnapshotBuilder {
       zones.specs().forEach(z -> apexes.add(z.name()));
     }
 
-    BuildResult run(List<EndpointInput> inputs, Instant now) {
+    /**
+     * From {@code base} (or nothing) with the endpoints of the {@code changed} objects replaced.
+     */
+    BuildResult run(Map<String, List<EndpointInput>> changed, Instant now) {
       // 1. Which endpoints are new or changed, and which are gone, by object and index.
-      Map<InputKey, Held> held = new HashMap<>(capacity(inputs.size()));
+      PersistentMap.Editor<String, Held[]> objects =
+          (base == null ? PersistentMap.<String, Held[]>empty() : base.objects).edit();
       List<Held> added = new ArrayList<>();
-      int seq = base == null ? 0 : base.nextSeq;
-      boolean unique = true;
-      for (EndpointInput input : inputs) {
-        InputKey key = new InputKey(input.source(), input.index());
-        Held prev = base == null ? null : base.held.get(key);
-        Held h;
-        if (prev != null && (prev.input == input || prev.input.equals(input))) {
-          h = prev;
-        } else {
-          h = new Held(input, seq++, deriver.derive(input));
-          added.add(h);
-        }
-        if (held.put(key, h) != null) {
-          unique = false;
-        }
-      }
-      if (!unique && base != null) {
-        return new Build(zones, limits, null, null).run(inputs, now);
-      }
       Set<Held> removed = Collections.newSetFromMap(new IdentityHashMap<>());
-      if (base != null) {
-        for (Map.Entry<InputKey, Held> e : base.held.entrySet()) {
-          if (held.get(e.getKey()) != e.getValue()) {
-            removed.add(e.getValue());
+      int seq = base == null ? 0 : base.nextSeq;
+      for (Map.Entry<String, List<EndpointInput>> e : changed.entrySet()) {
+        Held[] old = objects.get(e.getKey());
+        List<EndpointInput> endpoints = e.getValue();
+        Held[] next = new Held[endpoints.size()];
+        for (int i = 0; i < next.length; i++) {
+          EndpointInput input = endpoints.get(i);
+          Held prev = find(old, input.index());
+          if (prev != null && (prev.input == input || prev.input.equals(input))) {
+            next[i] = prev;
+          } else {
+            next[i] = new Held(input, seq++, deriver.derive(input));
+            added.add(next[i]);
           }
         }
-        if (added.isEmpty() && removed.isEmpty()) {
-          return new BuildResult.Built(previous);
+        if (old != null) {
+          for (Held h : old) {
+            if (find(next, h.input.index()) != h) {
+              removed.add(h);
+            }
+          }
+        }
+        if (next.length == 0) {
+          objects.remove(e.getKey());
+        } else {
+          objects.put(e.getKey(), next);
         }
       }
+      if (base != null && added.isEmpty() && removed.isEmpty()) {
+        return new BuildResult.Built(previous);
+      }
+      return resolve(added, removed, objects, seq, now, null);
+    }
 
+    /**
+     * From nothing, for endpoints that may share object and index: each is its own declaration,
+     * equals in precedence going in list order; no index is kept.
+     */
+    BuildResult fromNothingInListOrder(List<EndpointInput> inputs, Instant now) {
+      List<Held> added = new ArrayList<>(inputs.size());
+      int seq = 0;
+      for (EndpointInput input : inputs) {
+        added.add(new Held(input, seq++, deriver.derive(input)));
+      }
+      return resolve(added, Set.of(), null, seq, now, inputs);
+    }
+
+    /**
+     * Steps 2 to 5 of a build: the names the added and removed endpoints declare resolved again,
+     * their nodes, the problems. {@code objects} is null when no index is kept (then {@code given}
+     * holds the inputs).
+     */
+    private BuildResult resolve(
+        List<Held> added,
+        Set<Held> removed,
+        PersistentMap.Editor<String, Held[]> objects,
+        int seq,
+        Instant now,
+        List<EndpointInput> given) {
       // 2. The names whose declarations change.
       Derived glue = base == null ? deriver.deriveGlue() : null;
       Map<String, List<Contribution>> declared = new HashMap<>();
@@ -383,8 +529,8 @@ public final class SnapshotBuilder {
       }
 
       // 3. Those names resolved again; the counts of the names above them.
-      Map<String, NameState> names = copy(base == null ? null : base.names);
-      Map<String, Integer> below = copy(base == null ? null : base.below);
+      PersistentMap.Editor<String, NameState> names = edit(base == null ? null : base.names);
+      PersistentMap.Editor<String, Integer> below = edit(base == null ? null : base.below);
       Set<Held> touched = Collections.newSetFromMap(new IdentityHashMap<>());
       touched.addAll(added);
       Set<String> nodeChanged = new HashSet<>(affected);
@@ -424,6 +570,7 @@ public final class SnapshotBuilder {
         }
       }
       if (recordCount > limits.maxRecords()) {
+        // The editors are dropped: nothing of base was changed.
         return new BuildResult.Refused(
             "the selected DNSEndpoints hold more than "
                 + limits.maxRecords()
@@ -431,7 +578,7 @@ public final class SnapshotBuilder {
       }
 
       // 4. The nodes of the names that changed: their sets, an empty non-terminal, or none.
-      Map<String, Node> nodes = copy(base == null ? null : base.nodes);
+      PersistentMap.Editor<String, Node> nodes = edit(previous == null ? null : previous.nodeMap());
       Set<String> changedNames = new HashSet<>();
       for (String name : nodeChanged) {
         NameState state = names.get(name);
@@ -440,7 +587,7 @@ public final class SnapshotBuilder {
         if (state != null && state.hasSets()) {
           boolean same = current != null && !current.isEmptyNonTerminal();
           next = same && !affected.contains(name) ? current : Node.of(state.sets);
-        } else if (apexes.contains(name) || below.getOrDefault(name, 0) > 0) {
+        } else if (apexes.contains(name) || count(below, name) > 0) {
           next = Node.emptyNonTerminal();
         } else {
           next = null;
@@ -456,15 +603,16 @@ public final class SnapshotBuilder {
       }
 
       // 5. The problems: the configuration's, then each endpoint's in precedence order.
+      PersistentMap<String, NameState> resolved = names.done();
       List<SourcedProblem> configProblems =
-          glue == null ? base.configProblems : List.copyOf(problemsOf(null, glue, names));
+          glue == null ? base.configProblems : List.copyOf(problemsOf(null, glue, resolved));
       TreeMap<Held, List<SourcedProblem>> inputProblems =
           base == null ? new TreeMap<>(HELD_ORDER) : new TreeMap<>(base.inputProblems);
       for (Held h : removed) {
         inputProblems.remove(h);
       }
       for (Held h : touched) {
-        List<SourcedProblem> problems = problemsOf(h, h.derived, names);
+        List<SourcedProblem> problems = problemsOf(h, h.derived, resolved);
         if (problems.isEmpty()) {
           inputProblems.remove(h);
         } else {
@@ -475,24 +623,23 @@ public final class SnapshotBuilder {
       inputProblems.values().forEach(problems::addAll);
 
       Index index =
-          unique
-              ? new Index(
+          objects == null
+              ? null
+              : new Index(
                   zones,
                   limits,
-                  held,
-                  names,
-                  below,
+                  objects.done(),
+                  resolved,
+                  below.done(),
                   inputProblems,
                   configProblems,
-                  nodes,
                   (int) recordCount,
-                  seq)
-              : null;
+                  seq);
       return new BuildResult.Built(
           new ZoneSnapshot(
               zones,
-              nodes,
-              inputs,
+              nodes.done(),
+              given,
               problems,
               now,
               (int) recordCount,
@@ -513,7 +660,10 @@ public final class SnapshotBuilder {
 
     /** Counts a name with records in or out of every name between it and its zone's apex. */
     private void countBelow(
-        Map<String, Integer> below, String name, int delta, Set<String> nodeChanged) {
+        PersistentMap.Editor<String, Integer> below,
+        String name,
+        int delta,
+        Set<String> nodeChanged) {
       ZoneSpec zone = zones.zoneOf(name);
       if (zone == null) {
         return; // never: only names inside a zone are declared
@@ -522,7 +672,7 @@ public final class SnapshotBuilder {
       while (!parent.equals(zone.name())) {
         int dot = parent.indexOf('.');
         parent = dot < 0 ? "" : parent.substring(dot + 1);
-        int count = below.getOrDefault(parent, 0) + delta;
+        int count = count(below, parent) + delta;
         if (count == 0) {
           below.remove(parent);
         } else {
@@ -532,9 +682,14 @@ public final class SnapshotBuilder {
       }
     }
 
+    private static int count(PersistentMap.Editor<String, Integer> below, String name) {
+      Integer count = below.get(name);
+      return count == null ? 0 : count;
+    }
+
     /** The problems of one endpoint (or the configuration): its own, and its lost declarations. */
     private static List<SourcedProblem> problemsOf(
-        Held held, Derived derived, Map<String, NameState> names) {
+        Held held, Derived derived, PersistentMap<String, NameState> names) {
       List<SourcedProblem> problems = new ArrayList<>(0);
       List<Step> steps = derived.steps();
       for (int i = 0; i < steps.size(); i++) {
@@ -551,12 +706,8 @@ public final class SnapshotBuilder {
       return problems;
     }
 
-    private static <K, V> Map<K, V> copy(Map<K, V> from) {
-      return from == null ? new HashMap<>() : new HashMap<>(from);
-    }
-
-    private static int capacity(int size) {
-      return size * 4 / 3 + 1;
+    private static <K, V> PersistentMap.Editor<K, V> edit(PersistentMap<K, V> from) {
+      return (from == null ? PersistentMap.<K, V>empty() : from).edit();
     }
   }
 

@@ -2,7 +2,6 @@ package dev.cairn.dnsresponder.zone;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,7 +22,8 @@ public final class ZoneSnapshot {
 
   private final long id = IDS.incrementAndGet();
   private final Zones zones;
-  private final Map<String, Node> nodes;
+  private final PersistentMap<String, Node> nodes;
+  private final Map<String, Node> nodesView;
   private final List<EndpointInput> given;
   private final List<SourcedProblem> problems;
   private final Instant builtAt;
@@ -35,13 +35,14 @@ public final class ZoneSnapshot {
   private volatile List<EndpointInput> inputs;
 
   /**
-   * @param nodes the nodes, owned by the snapshot from now on (never changed again)
+   * @param nodes the nodes
+   * @param inputs the endpoints built from, or {@code null} when {@code index} holds them
    * @param basis the snapshot this one was built from by changing {@code changedNames}, or {@code
    *     null} when built from nothing
    */
   ZoneSnapshot(
       Zones zones,
-      Map<String, Node> nodes,
+      PersistentMap<String, Node> nodes,
       List<EndpointInput> inputs,
       List<SourcedProblem> problems,
       Instant builtAt,
@@ -50,8 +51,12 @@ public final class ZoneSnapshot {
       ZoneSnapshot basis,
       Set<String> changedNames) {
     this.zones = Objects.requireNonNull(zones, "zones");
-    this.nodes = Collections.unmodifiableMap(nodes);
-    this.given = List.copyOf(inputs);
+    this.nodes = Objects.requireNonNull(nodes, "nodes");
+    this.nodesView = nodes.asMap();
+    if (inputs == null && index == null) {
+      throw new IllegalArgumentException("a snapshot needs its inputs or an index holding them");
+    }
+    this.given = inputs == null ? null : List.copyOf(inputs);
     this.problems = List.copyOf(problems);
     this.builtAt = Objects.requireNonNull(builtAt, "builtAt");
     this.serial = builtAt.getEpochSecond() & 0xFFFF_FFFFL;
@@ -64,6 +69,11 @@ public final class ZoneSnapshot {
   /** What the build worked out, for the next build to start from ({@link SnapshotBuilder}). */
   SnapshotBuilder.Index index() {
     return index;
+  }
+
+  /** The nodes, for the next build to edit a copy of ({@link SnapshotBuilder}). */
+  PersistentMap<String, Node> nodeMap() {
+    return nodes;
   }
 
   /**
@@ -92,7 +102,7 @@ public final class ZoneSnapshot {
 
   /** Every name with its node (immutable), for indexes compiled from the snapshot. */
   public Map<String, Node> nodes() {
-    return nodes;
+    return nodesView;
   }
 
   /** Number of names, empty non-terminals and apexes included. */
@@ -106,13 +116,13 @@ public final class ZoneSnapshot {
   }
 
   /**
-   * The inputs the snapshot was built from, in the builder's precedence order (sorted on first use:
-   * only the snapshot file needs them).
+   * The inputs the snapshot was built from, in the builder's precedence order (collected and sorted
+   * on first use: only the snapshot file needs them).
    */
   public List<EndpointInput> inputs() {
     List<EndpointInput> sorted = inputs;
     if (sorted == null) {
-      List<EndpointInput> copy = new ArrayList<>(given);
+      List<EndpointInput> copy = new ArrayList<>(given != null ? given : index.inputs());
       copy.sort(SnapshotBuilder.PRECEDENCE);
       sorted = List.copyOf(copy);
       inputs = sorted;

@@ -8,7 +8,9 @@ import dev.cairn.dnsresponder.answer.AnswerView;
 import dev.cairn.dnsresponder.answer.ServingState;
 import dev.cairn.dnsresponder.metrics.ResponderMetrics;
 import dev.cairn.dnsresponder.zone.EndpointInput;
+import dev.cairn.dnsresponder.zone.RecordKind;
 import dev.cairn.dnsresponder.zone.SnapshotBuilder;
+import dev.cairn.dnsresponder.zone.Target;
 import dev.cairn.dnsresponder.zone.ZoneFixtures;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
@@ -139,6 +141,33 @@ class ZoneCacheTest {
     source.set(List.of(app("192.0.2.9")));
     await().atMost(WAIT).until(() -> c.status().lastFailure() == null);
     assertThat(c.view()).isNotSameAs(before);
+  }
+
+  @Test
+  void changesTakenByARefusedRebuildAreAppliedByTheNextOne() {
+    InMemoryEndpointSource source = new InMemoryEndpointSource();
+    ZoneCache c = cache(source, null, "c1", 4, Clock.systemUTC());
+    source.sync(List.of(app("192.0.2.1")));
+    await().atMost(WAIT).until(() -> c.view().state() == ServingState.SYNCED);
+
+    // Object c appears in the same rebuild as a change to a that goes over the cap...
+    EndpointInput other = endpoint("c", 0, "c.cloud.example.com", "A", 0, "192.0.2.5");
+    source.set(
+        List.of(
+            endpoint(
+                "a", 0, "big.cloud.example.com", "A", 0, "192.0.2.1", "192.0.2.2", "192.0.2.3"),
+            other));
+    await().atMost(WAIT).until(() -> c.status().lastFailure() != null);
+    assertThat(serves(c.view(), "c.cloud.example.com")).isFalse();
+
+    // ...and is no change the next time the source is asked, yet the next snapshot holds it.
+    source.set(List.of(app("192.0.2.9"), other));
+    await().atMost(WAIT).until(() -> c.status().lastFailure() == null);
+    assertThat(serves(c.view(), "c.cloud.example.com")).isTrue();
+    assertThat(c.view().snapshot().node("app.cloud.example.com").get(RecordKind.A).targets())
+        .extracting(Target::value)
+        .containsExactly("192.0.2.9");
+    assertThat(serves(c.view(), "big.cloud.example.com")).isFalse();
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.cairn.dnsresponder.zone;
 import static dev.cairn.dnsresponder.zone.ZoneFixtures.EARLIER;
 import static dev.cairn.dnsresponder.zone.ZoneFixtures.NOW;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.commonmodel.validation.Problem;
 import java.time.Instant;
@@ -233,6 +234,114 @@ class IncrementalBuildTest {
         previous = next;
       }
     }
+  }
+
+  /** The objects whose endpoints differ between two lists, as a source reports them. */
+  private static Map<String, List<EndpointInput>> changedObjects(
+      List<EndpointInput> before, List<EndpointInput> after) {
+    Map<String, List<EndpointInput>> was = byObject(before);
+    Map<String, List<EndpointInput>> is = byObject(after);
+    Map<String, List<EndpointInput>> changed = new LinkedHashMap<>();
+    is.forEach(
+        (source, endpoints) -> {
+          if (!endpoints.equals(was.get(source))) {
+            changed.put(source, endpoints);
+          }
+        });
+    was.keySet().stream()
+        .filter(source -> !is.containsKey(source))
+        .forEach(source -> changed.put(source, List.of()));
+    return changed;
+  }
+
+  private static Map<String, List<EndpointInput>> byObject(List<EndpointInput> inputs) {
+    Map<String, List<EndpointInput>> objects = new LinkedHashMap<>();
+    for (EndpointInput input : inputs) {
+      objects.computeIfAbsent(input.source(), s -> new ArrayList<>()).add(input);
+    }
+    return objects;
+  }
+
+  @Test
+  void updatesWithTheChangedObjectsEqualOnePassOverEveryEndpoint() {
+    for (long seed = 11; seed <= 16; seed++) {
+      Random random = new Random(seed);
+      List<EndpointInput> inputs = new ArrayList<>();
+      for (int o = 0; o < 30; o++) {
+        inputs.add(randomEndpoint(random, o, 0));
+        if (random.nextBoolean()) {
+          inputs.add(randomEndpoint(random, o, 1));
+        }
+      }
+      ZoneSnapshot previous =
+          ((BuildResult.Built) SnapshotBuilder.build(ZONES, inputs, ZoneFixtures.limits(), NOW))
+              .snapshot();
+      for (int round = 0; round < 150; round++) {
+        List<EndpointInput> before = new ArrayList<>(inputs);
+        change(random, inputs, round);
+        Map<String, List<EndpointInput>> changed = changedObjects(before, inputs);
+        if (random.nextInt(4) == 0 && !inputs.isEmpty()) {
+          // A source may report an object that did not change.
+          EndpointInput any = inputs.get(random.nextInt(inputs.size()));
+          changed.putIfAbsent(any.source(), byObject(inputs).get(any.source()));
+        }
+        assertThat(SnapshotBuilder.canUpdate(previous, ZONES, ZoneFixtures.limits())).isTrue();
+        ZoneSnapshot next =
+            ((BuildResult.Built)
+                    SnapshotBuilder.update(ZONES, ZoneFixtures.limits(), NOW, previous, changed))
+                .snapshot();
+        String what = "seed " + seed + " round " + round;
+        assertSameAs(next, inputs, ZoneFixtures.limits(), what);
+        if (next != previous) {
+          Set<String> names = next.changedSince(previous);
+          assertThat(names).as(what).isNotNull();
+          for (String name : previous.nodes().keySet()) {
+            if (!names.contains(name)) {
+              assertThat(next.node(name)).as("%s %s", what, name).isSameAs(previous.node(name));
+            }
+          }
+        } else {
+          assertThat(Sequential.of(before, ZoneFixtures.limits()).nodes())
+              .as("%s: the same snapshot only when nothing changed", what)
+              .isEqualTo(Sequential.of(inputs, ZoneFixtures.limits()).nodes());
+        }
+        previous = next;
+      }
+    }
+  }
+
+  @Test
+  void anUpdateRefusesWhatItCannotTrust() {
+    EndpointInput a = ZoneFixtures.endpoint("a", 0, "app.cloud.example.com", "A", 0, "192.0.2.1");
+    ZoneSnapshot served = ZoneFixtures.snapshot(a);
+
+    assertThat(
+            ((BuildResult.Built)
+                    SnapshotBuilder.update(ZONES, ZoneFixtures.limits(), NOW, served, Map.of()))
+                .snapshot())
+        .isSameAs(served);
+    assertThatThrownBy(
+            () ->
+                SnapshotBuilder.update(
+                    ZONES, ZoneFixtures.limits(), NOW, served, Map.of("b", List.of(a))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("an endpoint of ns/a was given as one of b");
+    assertThatThrownBy(
+            () ->
+                SnapshotBuilder.update(
+                    ZONES, ZoneFixtures.limits(), NOW, served, Map.of("ns/a", List.of(a, a))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("repeat an index");
+    ZoneSnapshot duplicates =
+        ((BuildResult.Built)
+                SnapshotBuilder.build(ZONES, List.of(a, a), ZoneFixtures.limits(), NOW))
+            .snapshot();
+    assertThat(SnapshotBuilder.canUpdate(duplicates, ZONES, ZoneFixtures.limits())).isFalse();
+    assertThat(SnapshotBuilder.canUpdate(served, ZONES, new SnapshotBuilder.Limits(60, 17)))
+        .isFalse();
+    assertThatThrownBy(
+            () -> SnapshotBuilder.update(ZONES, ZoneFixtures.limits(), NOW, duplicates, Map.of()))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
