@@ -350,11 +350,21 @@ final class DecisionProcessor
 
   @Override
   public void forward(String key, EngineOutput output) {
+    forward(key, output, stamp());
+  }
+
+  @Override
+  public Stamp stamp() {
+    return new Stamp(decidingTimestamp, decidingEventTime);
+  }
+
+  @Override
+  public void forward(String key, EngineOutput output, Stamp stamp) {
     Headers headers = new RecordHeaders();
-    if (decidingEventTime != NO_EVENT_TIME) {
-      EventTime.stamp(headers, Instant.ofEpochMilli(decidingEventTime));
+    if (stamp.eventTime() != NO_EVENT_TIME) {
+      EventTime.stamp(headers, Instant.ofEpochMilli(stamp.eventTime()));
     }
-    context.forward(new Record<>(key, output, decidingTimestamp, headers));
+    context.forward(new Record<>(key, output, stamp.timestamp(), headers));
   }
 
   @Override
@@ -642,6 +652,7 @@ final class DecisionProcessor
     if (batch.isEmpty()) {
       return;
     }
+    gslbReconciler.startBatch();
     try {
       for (Map.Entry<String, Mark> entry : batch) {
         String key = entry.getKey();
@@ -654,7 +665,9 @@ final class DecisionProcessor
         decidingEventTime = eventTime;
         recompute(key, mark.trigger);
       }
+      gslbReconciler.finishBatch();
     } finally {
+      gslbReconciler.abandonBatch();
       decidingEventTime = NO_EVENT_TIME;
       lastInputAt = Math.max(lastInputAt, context.currentSystemTimeMs());
     }

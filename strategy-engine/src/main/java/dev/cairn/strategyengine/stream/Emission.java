@@ -24,6 +24,23 @@ interface Emission {
    */
   void forward(String key, EngineOutput output);
 
+  /** The timestamp and {@code cairn-event-time} an output forwarded now would carry. */
+  Stamp stamp();
+
+  /**
+   * Sends an output downstream with the timestamp and event time of an earlier {@link #stamp()}.
+   */
+  void forward(String key, EngineOutput output, Stamp stamp);
+
+  /**
+   * What an output carries of its causes.
+   *
+   * @param timestamp the record timestamp
+   * @param eventTime the {@code cairn-event-time} in epoch milliseconds, or {@link Long#MAX_VALUE}
+   *     for none
+   */
+  record Stamp(long timestamp, long eventTime) {}
+
   /** The task's wall-clock time in epoch milliseconds (mockable in TopologyTestDriver). */
   long now();
 }

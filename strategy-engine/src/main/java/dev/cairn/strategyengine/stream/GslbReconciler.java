@@ -194,12 +194,61 @@ final class GslbReconciler {
     log.atInfo().addKeyValue("gslb", key).log("Gslb deleted; decision and status withdrawn");
   }
 
+  /**
+   * Starts a batch of decisions: from now until {@link #finishBatch()} a changed status is kept
+   * back, so that every decision of the batch goes out before its statuses. The decisions are what
+   * the record-writer writes first and the DNS answers follow; in a failover's burst of thousands
+   * of Gslbs the statuses would otherwise take half the engine's output path ahead of the last
+   * decisions.
+   */
+  void startBatch() {
+    pendingStatuses = new ArrayList<>();
+  }
+
+  /** Stores and emits the statuses kept back, each with its own decision's timestamps. */
+  void finishBatch() {
+    List<PendingStatus> pending = pendingStatuses;
+    pendingStatuses = null;
+    if (pending == null) {
+      return;
+    }
+    for (PendingStatus p : pending) {
+      store(p.key(), p.status(), p.stamp());
+    }
+  }
+
+  /**
+   * Drops what a batch that failed kept back: neither stored nor emitted, so the next decision of
+   * those Gslbs finds them changed and emits them.
+   */
+  void abandonBatch() {
+    pendingStatuses = null;
+  }
+
+  /** A status kept back until the batch's decisions are out. */
+  private record PendingStatus(String key, GslbStatus status, Emission.Stamp stamp) {}
+
+  /** The statuses of the current batch, or {@code null} outside a batch. */
+  private List<PendingStatus> pendingStatuses;
+
+  /** Whether the status changed (then it is emitted, now or at the end of the batch). */
   private boolean emitStatus(String key, GslbStatus status) {
+    if (pendingStatuses == null) {
+      return store(key, status, emission.stamp());
+    }
+    if (statuses.holds(key, status)) {
+      return false;
+    }
+    pendingStatuses.add(new PendingStatus(key, status, emission.stamp()));
+    return true;
+  }
+
+  private boolean store(String key, GslbStatus status, Emission.Stamp stamp) {
     byte[] encoded = statuses.putIfChanged(key, status);
     if (encoded == null) {
       return false;
     }
-    emission.forward(key, new StatusOutput(encoded));
+    emission.forward(key, new StatusOutput(encoded), stamp);
     metrics.statusEmitted("UPDATE");
     return true;
   }

@@ -2,6 +2,7 @@ package dev.cairn.strategyengine.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.commonmodel.TestRecords;
 import dev.cairn.commonmodel.TopicSettings;
 import dev.cairn.commonmodel.codec.EventTime;
 import dev.cairn.commonmodel.decision.TargetDecision;
@@ -258,6 +259,74 @@ class DecisionBatchingTest {
               assertThat(EventTime.read(forward.record().headers())).contains(decidedAt);
               assertThat(forward.record().timestamp()).isEqualTo(T0.toEpochMilli());
             });
+  }
+
+  /**
+   * In a batch (a peer failing over changes thousands of Gslbs at once) every decision is forwarded
+   * before the first status, each status with the timestamps of its own decision.
+   */
+  @Test
+  void aBatchForwardsItsDecisionsBeforeItsStatuses() {
+    MockProcessorContext<String, EngineOutput> context = context(new ArrayList<>(), null);
+    PeerAnswerBoard board = new PeerAnswerBoard();
+    DecisionProcessor processor = processor(new CountingMetrics(), board);
+    processor.init(context);
+    processHealthyShopGslb(processor);
+    List<String> hosts = List.of(HOST, "b.cloud.example.com", "c.cloud.example.com");
+    for (int i = 1; i < hosts.size(); i++) {
+      processor.process(
+          new Record<>(
+              "Gslb/shop/" + (char) ('a' + i),
+              new GslbInput(
+                  TestRecords.aGslb()
+                      .named("shop", String.valueOf((char) ('a' + i)))
+                      .withUid("uid-" + i)
+                      .withIngressRule(hosts.get(i), "web")
+                      .withAnnotation("k8gb.io/exposed-ip-addresses", "203.0.113.10")
+                      .build()),
+              T0.plusMillis(i).toEpochMilli()));
+    }
+    decide(context);
+    assertDecisionsFirst(context.forwarded(), 3, "the first decisions");
+    context.resetForwards();
+
+    for (int i = 0; i < hosts.size(); i++) {
+      String host = hosts.get(i);
+      board.apply(
+          StoreGslbView.peerKey(host, "us"),
+          EngineDriverFixtures.okAnswer("us", host, "198.51.100.20", T0),
+          new PeerAnswerBoard.Change(host, T0.toEpochMilli() + 70 + i, T0.toEpochMilli() + 50 + i));
+    }
+    decide(context);
+    List<MockProcessorContext.CapturedForward<? extends String, ? extends EngineOutput>> out =
+        context.forwarded();
+    assertDecisionsFirst(out, 3, "a peer's answer for every host");
+    for (var forward : out) {
+      int i = forward.record().key().charAt("Gslb/shop/".length()) - 'a';
+      assertThat(forward.record().timestamp()).isEqualTo(T0.toEpochMilli() + 70 + i);
+      assertThat(EventTime.read(forward.record().headers())).contains(T0.plusMillis(50 + i));
+    }
+    processor.close();
+  }
+
+  private static void assertDecisionsFirst(
+      List<? extends MockProcessorContext.CapturedForward<? extends String, ? extends EngineOutput>>
+          forwarded,
+      int gslbs,
+      String what) {
+    assertThat(forwarded)
+        .as(what)
+        .extracting(f -> f.record().value().getClass().getSimpleName())
+        .containsExactly(
+            java.util.stream.Stream.concat(
+                    java.util.Collections.nCopies(gslbs, "DecisionOutput").stream(),
+                    java.util.Collections.nCopies(gslbs, "StatusOutput").stream())
+                .toArray(String[]::new));
+    List<String> keys = new ArrayList<>();
+    forwarded.forEach(f -> keys.add(f.record().key()));
+    assertThat(keys.subList(0, gslbs))
+        .as("%s: the statuses' keys in the decisions' order", what)
+        .isEqualTo(keys.subList(gslbs, 2 * gslbs));
   }
 
   @Test
