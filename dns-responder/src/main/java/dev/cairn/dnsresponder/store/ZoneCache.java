@@ -123,11 +123,12 @@ public final class ZoneCache implements AutoCloseable {
   private boolean everSynced;
 
   /**
-   * Whether the served snapshot holds every change the source reported up to the last rebuild (then
-   * a rebuild applies only what changed since, {@link SnapshotBuilder#update}); false until the
-   * first build from the source and after a rebuild failed.
+   * The snapshot the last rebuild from the source left served, holding every change the source
+   * reported up to it but {@link #unapplied}: while it is the one served, a rebuild applies only
+   * what changed since ({@link SnapshotBuilder#update}). {@code null} until the first build from
+   * the source and after a rebuild failed.
    */
-  private boolean following;
+  private ZoneSnapshot followed;
 
   /** Changes taken from the source that the served snapshot does not hold (a refused update's). */
   private final Map<String, List<EndpointInput>> unapplied = new LinkedHashMap<>();
@@ -281,7 +282,10 @@ public final class ZoneCache implements AutoCloseable {
       AnswerView current = view.get();
       ZoneSnapshot served = current.snapshot();
       BuildResult result;
-      boolean updating = following && SnapshotBuilder.canUpdate(served, zones, limits);
+      boolean updating =
+          followed != null
+              && served == followed
+              && SnapshotBuilder.canUpdate(served, zones, limits);
       if (updating) {
         // What changed since the served snapshot, object by object: a rebuild costs what changed.
         unapplied.putAll(source.changes());
@@ -291,14 +295,13 @@ public final class ZoneCache implements AutoCloseable {
         unapplied.clear();
         result = SnapshotBuilder.build(zones, source.inputs(), limits, clock.instant(), served);
       }
-      if (result instanceof BuildResult.Refused) {
-        // A refused update keeps what it could not apply for the next; a refused full build
-        // leaves the next to be one as well.
-        following = updating;
-      } else {
+      if (result instanceof BuildResult.Built built) {
         unapplied.clear();
-        following = true;
+        followed = built.snapshot();
+      } else if (!updating) {
+        followed = null; // a refused full build: the next is one as well
       }
+      // A refused update leaves in unapplied what it could not apply, for the next.
       if (result instanceof BuildResult.Built built
           && built.snapshot() == served
           && current.state() == ServingState.SYNCED
@@ -320,7 +323,7 @@ public final class ZoneCache implements AutoCloseable {
       return new Rebuilt(
           Rebuilt.Outcome.SWAPPED, changed == null ? built.nameCount() : changed.size());
     } catch (RuntimeException e) {
-      following = false; // the next rebuild starts again from every endpoint
+      followed = null; // the next rebuild starts again from every endpoint
       unapplied.clear();
       fail("rebuilding the snapshot failed: " + e, e);
       return Rebuilt.FAILED;
