@@ -48,6 +48,11 @@ public final class PersistentMap<K, V> {
   /** The value under {@code key}, or {@code null}. */
   @SuppressWarnings("unchecked")
   public V get(Object key) {
+    return (V) find(root, key);
+  }
+
+  /** The value under {@code key} in the trie below {@code root}, or {@code null}. */
+  private static Object find(Node root, Object key) {
     if (root == null || key == null) {
       return null;
     }
@@ -67,7 +72,7 @@ public final class PersistentMap<K, V> {
           node = (Node) v;
           shift += BITS;
         } else {
-          return key.equals(k) ? (V) v : null;
+          return key.equals(k) ? v : null;
         }
       } else {
         Collision collision = (Collision) node;
@@ -75,7 +80,7 @@ public final class PersistentMap<K, V> {
           return null;
         }
         int at = collision.find(key);
-        return at < 0 ? null : (V) collision.array[at + 1];
+        return at < 0 ? null : collision.array[at + 1];
       }
     }
   }
@@ -146,8 +151,9 @@ public final class PersistentMap<K, V> {
     }
 
     /** The value under {@code key} as edited so far, or {@code null}. */
+    @SuppressWarnings("unchecked")
     public V get(Object key) {
-      return new PersistentMap<K, V>(root, size).get(key);
+      return (V) find(root, key);
     }
 
     /** The number of entries as edited so far. */
