@@ -90,7 +90,9 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * prober's and the engine's), {@code bench.e2e-messages} (default 5000), {@code bench.seed-threads}
  * (parallel creates per cluster, default 4), {@code bench.settle-timeout-s} (default 480), {@code
  * bench.idle-seconds} (default 15: the settled stack's CPU by thread with nothing changing,
- * before the anchor; 0 skips it), {@code bench.s1} ({@code false} runs S2 alone right after
+ * before the anchor; 0 skips it), {@code bench.jit-settle-seconds} (default 240: how long at most
+ * to wait, once the stack is quiet, for the JIT compilers to go quiet; 0 does not wait),
+ * {@code bench.s1} ({@code false} runs S2 alone right after
  * settling: the fabric8 mock API stalls for up
  * to a minute when a watch closes, about six minutes after the services start, which larger runs
  * otherwise reach), {@code bench.log-level} (default WARN). The report is printed and written to
@@ -118,6 +120,7 @@ class TwoClusterBench {
   private final boolean runS1 = Boolean.parseBoolean(System.getProperty("bench.s1", "true"));
   private final int s2Rounds = Math.max(1, Integer.getInteger("bench.s2-rounds", 2));
   private final int idleSeconds = Integer.getInteger("bench.idle-seconds", 15);
+  private final int jitSettleSeconds = Integer.getInteger("bench.jit-settle-seconds", 240);
   private final List<String> report = Collections.synchronizedList(new ArrayList<>());
 
   /** The engine's Streams producers' interceptors, through Spring Boot's Streams properties. */
@@ -280,6 +283,7 @@ class TwoClusterBench {
         usApi.dispatchNanos() / 1e9);
     line("  slowest answers of eu's mock API so far:%s", euApi.slowest());
     quiet(euApi, usApi);
+    jitSettle();
     idle(euApi, usApi);
 
     // ------------------------------------------------------------------ anchor
@@ -831,6 +835,49 @@ class TwoClusterBench {
         prober.queryTimeout(),
         prober.queryAttempts(),
         linger == null ? "5 (their default)" : linger);
+  }
+
+  /**
+   * Waits until the JIT compilers are quiet: at most a second of compilation in 10 s, or {@code
+   * bench.jit-settle-seconds} have passed. The stack is ten services in one JVM, whose compilers
+   * (one C2 thread on two CPUs) work through the methods all ten made hot while starting: the
+   * compiler takes the hottest first, so what only the start-up ran (bean creation, AOP matching,
+   * class reading) waits until the stack is idle and then keeps a core busy for a minute or two,
+   * during the measurements if nothing waits for it (2026-11-30: C2 at 93-98 % of a core in the
+   * idle phase, at 1k and 10k). A cluster's services each compile their own start-up once and
+   * long before a failover.
+   */
+  private void jitSettle() throws InterruptedException {
+    java.lang.management.CompilationMXBean jit =
+        java.lang.management.ManagementFactory.getCompilationMXBean();
+    if (jitSettleSeconds <= 0 || jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+      line("JIT: not waited for");
+      return;
+    }
+    long start = System.nanoTime();
+    long total = jit.getTotalCompilationTime();
+    while (true) {
+      Thread.sleep(10_000);
+      long now = jit.getTotalCompilationTime();
+      long compiled = now - total;
+      total = now;
+      double waited = seconds(start);
+      if (compiled <= 1_000) {
+        line(
+            "JIT: the compilers went quiet (%.1f s of compilation in the last 10 s) after %.0f s",
+            compiled / 1000.0,
+            waited);
+        return;
+      }
+      if (waited >= jitSettleSeconds) {
+        line(
+            "JIT: still compiling after %.0f s (%.1f s of compilation in the last 10 s);"
+                + " measuring anyway",
+            waited,
+            compiled / 1000.0);
+        return;
+      }
+    }
   }
 
   /**
