@@ -190,11 +190,17 @@ public final class SnapshotBuilder {
   }
 
   private static boolean uniqueIndexes(List<EndpointInput> endpoints) {
-    for (int i = 1; i < endpoints.size(); i++) {
-      for (int j = 0; j < i; j++) {
-        if (endpoints.get(i).index() == endpoints.get(j).index()) {
-          return false;
-        }
+    boolean positional = true; // as sources map objects: the endpoint at position i has index i
+    for (int i = 0; i < endpoints.size() && positional; i++) {
+      positional = endpoints.get(i).index() == i;
+    }
+    if (positional) {
+      return true;
+    }
+    Set<Integer> seen = new HashSet<>();
+    for (EndpointInput input : endpoints) {
+      if (!seen.add(input.index())) {
+        return false;
       }
     }
     return true;
@@ -214,12 +220,17 @@ public final class SnapshotBuilder {
     return true;
   }
 
+  /** The endpoint of {@code held} with {@code index}: at that position as a rule, else searched. */
   private static Held find(Held[] held, int index) {
-    if (held != null) {
-      for (Held h : held) {
-        if (h.input.index() == index) {
-          return h;
-        }
+    if (held == null) {
+      return null;
+    }
+    if (index >= 0 && index < held.length && held[index].input.index() == index) {
+      return held[index];
+    }
+    for (Held h : held) {
+      if (h.input.index() == index) {
+        return h;
       }
     }
     return null;
