@@ -1,8 +1,7 @@
 package dev.cairn.dnsresponder.store;
 
 import dev.cairn.dnsresponder.zone.EndpointInput;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import dev.cairn.dnsresponder.zone.ZoneFixtures;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -42,39 +41,22 @@ final class InMemoryEndpointSource implements EndpointSource {
     return synced;
   }
 
-  /** What {@link #inputs()} or {@link #changes()} last handed out, by object. */
-  private Map<String, List<EndpointInput>> reported = Map.of();
+  /** What {@link #inputs()} or {@link #changes()} last handed out. */
+  private List<EndpointInput> reported = List.of();
 
   @Override
   public synchronized List<EndpointInput> inputs() {
     List<EndpointInput> now = List.copyOf(inputs);
-    reported = byObject(now);
+    reported = now;
     return now;
   }
 
   @Override
   public synchronized Map<String, List<EndpointInput>> changes() {
-    Map<String, List<EndpointInput>> now = byObject(List.copyOf(inputs));
-    Map<String, List<EndpointInput>> changes = new LinkedHashMap<>();
-    now.forEach(
-        (source, endpoints) -> {
-          if (!endpoints.equals(reported.get(source))) {
-            changes.put(source, endpoints);
-          }
-        });
-    reported.keySet().stream()
-        .filter(source -> !now.containsKey(source))
-        .forEach(source -> changes.put(source, List.of()));
+    List<EndpointInput> now = List.copyOf(inputs);
+    Map<String, List<EndpointInput>> changes = ZoneFixtures.changedObjects(reported, now);
     reported = now;
     return changes;
-  }
-
-  private static Map<String, List<EndpointInput>> byObject(List<EndpointInput> inputs) {
-    Map<String, List<EndpointInput>> objects = new LinkedHashMap<>();
-    for (EndpointInput input : inputs) {
-      objects.computeIfAbsent(input.source(), s -> new ArrayList<>()).add(input);
-    }
-    return objects;
   }
 
   @Override

@@ -155,6 +155,18 @@ class IncrementalBuildTest {
         labels);
   }
 
+  /** Thirty objects of one or two random endpoints. */
+  private static List<EndpointInput> randomInputs(Random random) {
+    List<EndpointInput> inputs = new ArrayList<>();
+    for (int o = 0; o < 30; o++) {
+      inputs.add(randomEndpoint(random, o, 0));
+      if (random.nextBoolean()) {
+        inputs.add(randomEndpoint(random, o, 1));
+      }
+    }
+    return inputs;
+  }
+
   /** A stream of DNSEndpoint changes: endpoints changed, re-sent equal, dropped and added. */
   private static void change(Random random, List<EndpointInput> inputs, int round) {
     for (int c = random.nextInt(5); c > 0; c--) {
@@ -205,13 +217,7 @@ class IncrementalBuildTest {
   void buildsFromTheServedSnapshotEqualOnePassOverEveryEndpoint() {
     for (long seed = 1; seed <= 6; seed++) {
       Random random = new Random(seed);
-      List<EndpointInput> inputs = new ArrayList<>();
-      for (int o = 0; o < 30; o++) {
-        inputs.add(randomEndpoint(random, o, 0));
-        if (random.nextBoolean()) {
-          inputs.add(randomEndpoint(random, o, 1));
-        }
-      }
+      List<EndpointInput> inputs = randomInputs(random);
       ZoneSnapshot previous = null;
       for (int round = 0; round < 150; round++) {
         change(random, inputs, round);
@@ -236,54 +242,22 @@ class IncrementalBuildTest {
     }
   }
 
-  /** The objects whose endpoints differ between two lists, as a source reports them. */
-  private static Map<String, List<EndpointInput>> changedObjects(
-      List<EndpointInput> before, List<EndpointInput> after) {
-    Map<String, List<EndpointInput>> was = byObject(before);
-    Map<String, List<EndpointInput>> is = byObject(after);
-    Map<String, List<EndpointInput>> changed = new LinkedHashMap<>();
-    is.forEach(
-        (source, endpoints) -> {
-          if (!endpoints.equals(was.get(source))) {
-            changed.put(source, endpoints);
-          }
-        });
-    was.keySet().stream()
-        .filter(source -> !is.containsKey(source))
-        .forEach(source -> changed.put(source, List.of()));
-    return changed;
-  }
-
-  private static Map<String, List<EndpointInput>> byObject(List<EndpointInput> inputs) {
-    Map<String, List<EndpointInput>> objects = new LinkedHashMap<>();
-    for (EndpointInput input : inputs) {
-      objects.computeIfAbsent(input.source(), s -> new ArrayList<>()).add(input);
-    }
-    return objects;
-  }
-
   @Test
   void updatesWithTheChangedObjectsEqualOnePassOverEveryEndpoint() {
     for (long seed = 11; seed <= 16; seed++) {
       Random random = new Random(seed);
-      List<EndpointInput> inputs = new ArrayList<>();
-      for (int o = 0; o < 30; o++) {
-        inputs.add(randomEndpoint(random, o, 0));
-        if (random.nextBoolean()) {
-          inputs.add(randomEndpoint(random, o, 1));
-        }
-      }
+      List<EndpointInput> inputs = randomInputs(random);
       ZoneSnapshot previous =
           ((BuildResult.Built) SnapshotBuilder.build(ZONES, inputs, ZoneFixtures.limits(), NOW))
               .snapshot();
       for (int round = 0; round < 150; round++) {
         List<EndpointInput> before = new ArrayList<>(inputs);
         change(random, inputs, round);
-        Map<String, List<EndpointInput>> changed = changedObjects(before, inputs);
+        Map<String, List<EndpointInput>> changed = ZoneFixtures.changedObjects(before, inputs);
         if (random.nextInt(4) == 0 && !inputs.isEmpty()) {
           // A source may report an object that did not change.
           EndpointInput any = inputs.get(random.nextInt(inputs.size()));
-          changed.putIfAbsent(any.source(), byObject(inputs).get(any.source()));
+          changed.putIfAbsent(any.source(), ZoneFixtures.byObject(inputs).get(any.source()));
         }
         assertThat(SnapshotBuilder.canUpdate(previous, ZONES, ZoneFixtures.limits())).isTrue();
         ZoneSnapshot next =

@@ -1,6 +1,8 @@
 package dev.cairn.dnsresponder.zone;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -60,5 +62,35 @@ public final class ZoneFixtures {
 
   public static ZoneSnapshot snapshot(EndpointInput... inputs) {
     return snapshot(List.of(inputs));
+  }
+
+  /** Endpoints grouped by object ({@code source}), in list order. */
+  public static Map<String, List<EndpointInput>> byObject(List<EndpointInput> inputs) {
+    Map<String, List<EndpointInput>> objects = new LinkedHashMap<>();
+    for (EndpointInput input : inputs) {
+      objects.computeIfAbsent(input.source(), s -> new ArrayList<>()).add(input);
+    }
+    return objects;
+  }
+
+  /**
+   * The objects whose endpoints differ between two lists, as a source reports them: each with its
+   * endpoints in {@code after}, an empty list for one that is gone.
+   */
+  public static Map<String, List<EndpointInput>> changedObjects(
+      List<EndpointInput> before, List<EndpointInput> after) {
+    Map<String, List<EndpointInput>> was = byObject(before);
+    Map<String, List<EndpointInput>> is = byObject(after);
+    Map<String, List<EndpointInput>> changed = new LinkedHashMap<>();
+    is.forEach(
+        (source, endpoints) -> {
+          if (!endpoints.equals(was.get(source))) {
+            changed.put(source, endpoints);
+          }
+        });
+    was.keySet().stream()
+        .filter(source -> !is.containsKey(source))
+        .forEach(source -> changed.put(source, List.of()));
+    return changed;
   }
 }
