@@ -194,6 +194,17 @@ class MockKubernetesApiIT {
   }
 
   @Test
+  void keepsNoRecordOfTheRequestsItServed() {
+    for (int i = 0; i < 100; i++) {
+      dnsEndpoints().resource(dnsEndpoint("r" + i, "192.0.2.1")).create();
+      assertThat(dnsEndpoints().withName("r" + i).get()).isNotNull();
+    }
+
+    assertThat(api.requestCount()).isGreaterThanOrEqualTo(200);
+    assertThat(api.recordedRequestsHeld()).as("at most the last request's record").isLessThan(2);
+  }
+
+  @Test
   void deletesObjectsAndTheirTypeForgetsThem() {
     dnsEndpoints().resource(dnsEndpoint("d1", "192.0.2.1")).create();
     dnsEndpoints().resource(dnsEndpoint("d2", "192.0.2.2")).create();
