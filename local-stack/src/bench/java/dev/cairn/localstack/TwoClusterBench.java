@@ -14,6 +14,8 @@ import dev.cairn.recordwriter.config.WriterProperties;
 import dev.cairn.strategyengine.config.StrategyEngineProperties;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -848,8 +850,7 @@ class TwoClusterBench {
    * long before a failover.
    */
   private void jitSettle() throws InterruptedException {
-    java.lang.management.CompilationMXBean jit =
-        java.lang.management.ManagementFactory.getCompilationMXBean();
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     if (jitSettleSeconds <= 0 || jit == null || !jit.isCompilationTimeMonitoringSupported()) {
       line("JIT: not waited for");
       return;

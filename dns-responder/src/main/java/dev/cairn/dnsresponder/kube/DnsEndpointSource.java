@@ -200,9 +200,6 @@ public final class DnsEndpointSource implements EndpointSource {
             new Mapped(
                 DnsEndpointMapper.key(resource), version, uid, DnsEndpointMapper.map(resource));
         mapped.put(key, next);
-        if (known != null && !known.source().equals(next.source())) {
-          changes.put(known.source(), List.of());
-        }
         changes.put(next.source(), next.inputs());
       }
     }
