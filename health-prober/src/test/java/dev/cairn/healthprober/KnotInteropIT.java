@@ -362,6 +362,7 @@ class KnotInteropIT {
                     .maxConcurrentCalls(20)
                     .maxWaitDuration(Duration.ZERO)
                     .build(),
+                Duration.ZERO,
                 Duration.ZERO),
             topology,
             directory,

@@ -461,6 +461,7 @@ public final class ProberBench {
                 .maxConcurrentCalls(inFlight)
                 .maxWaitDuration(Duration.ZERO)
                 .build(),
+            Duration.ZERO,
             Duration.ZERO),
         new FixedTopology(names),
         new PeerDirectory(peers, null, "bench", Clock.systemUTC()),

@@ -21,6 +21,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     [v6]:port}; port 53 by default)
  * @param delegation peer discovery through zone delegation, as k8gb does it
  * @param interval how often every (host, peer) is probed
+ * @param sweepSpread the share of {@code interval} over which a sweep releases its hosts, in slices
+ *     50 ms apart and always in the same order: 0 queues them all at once (a burst of queries at
+ *     every peer), 1 spreads them over the whole interval; with the default of 0.5, every probe of
+ *     a sweep has ended before the next starts even when it times out (2 × 1 s with the defaults)
  * @param livenessInterval how often, between sweeps, one host is probed at each peer whose circuit
  *     is closed and that has nothing queued: a peer that fails it is judged unreachable at once
  *     (circuit opened, every host settled) instead of at the next sweep; 0 turns it off
@@ -48,6 +52,7 @@ public record ProberProperties(
     @DefaultValue List<Peer> peers,
     @DefaultValue Delegation delegation,
     @DefaultValue("5s") Duration interval,
+    @DefaultValue("0.5") double sweepSpread,
     @DefaultValue("1s") Duration livenessInterval,
     @DefaultValue("1s") Duration queryTimeout,
     @DefaultValue("2") int queryAttempts,
@@ -71,6 +76,11 @@ public record ProberProperties(
               + "'");
     }
     positive("prober.interval", interval);
+    if (!(sweepSpread >= 0 && sweepSpread <= 1)) {
+      throw new IllegalArgumentException(
+          "prober.sweep-spread must be between 0 and 1 (a share of prober.interval), got "
+              + sweepSpread);
+    }
     if (livenessInterval == null || livenessInterval.isNegative()) {
       throw new IllegalArgumentException(
           "prober.liveness-interval must be zero (off) or a positive duration, got "
@@ -99,6 +109,11 @@ public record ProberProperties(
       throw new IllegalArgumentException("prober.default-resolver must not be empty");
     }
     topics = topics == null ? TopicSettings.defaults() : topics;
+  }
+
+  /** The part of the interval a sweep spreads its hosts over. */
+  public Duration sweepSpreadDuration() {
+    return Duration.ofNanos(Math.round(interval.toNanos() * sweepSpread));
   }
 
   /** The peers configured statically, without this cluster. */

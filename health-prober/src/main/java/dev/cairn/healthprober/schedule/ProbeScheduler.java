@@ -45,12 +45,15 @@ import org.slf4j.LoggerFactory;
  * interval, and withdraws the records of hosts and peers that are gone.
  *
  * <p>Every (host, peer) is probed every interval, all peers in parallel and each within its own
- * bulkhead, so the time to notice a dead peer does not grow with the number of Gslbs. Between
- * sweeps, every liveness interval, a peer with nothing queued gets one host probed (a liveness
- * probe, the hosts taken in turn); when that probe finds the peer unreachable (every attempt timed
- * out or failed), the peer's circuit is opened and all its hosts are settled at once, so a silent
- * peer is noticed within about the liveness interval plus the attempts times the query timeout, not
- * the sweep interval plus that.
+ * bulkhead, so the time to notice a dead peer does not grow with the number of Gslbs. A sweep
+ * releases its hosts in slices over the first {@code sweepSpread} of the interval, always in the
+ * same order, so each host is still probed once per interval while the peers' responders (and this
+ * process) see an even rate of queries instead of one burst of every host. Between sweeps, every
+ * liveness interval, a peer with nothing queued gets one host probed (a liveness probe, the hosts
+ * taken in turn); when that probe finds the peer unreachable (every attempt timed out or failed),
+ * the peer's circuit is opened and all its hosts are settled at once, so a silent peer is noticed
+ * within about the liveness interval plus the attempts times the query timeout, not the sweep
+ * interval plus that.
  */
 public final class ProbeScheduler implements AutoCloseable {
 
@@ -58,6 +61,9 @@ public final class ProbeScheduler implements AutoCloseable {
   private static final long PLAN_PERIOD_MILLIS = 250;
   private static final long SETTLE_DELAY_MAX_MILLIS = 1_000;
   private static final long SETTLE_POLL_MILLIS = 5;
+
+  /** How far apart a spread sweep releases its slices of hosts. */
+  static final long SLICE_MILLIS = 50;
 
   /**
    * The probing settings.
@@ -72,6 +78,8 @@ public final class ProbeScheduler implements AutoCloseable {
    * @param bulkhead the bulkhead of every peer
    * @param livenessInterval how often a peer that is idle between sweeps gets a liveness probe
    *     ({@link #checkLiveness}); zero for none
+   * @param sweepSpread how much of the interval a sweep spreads its hosts over (capped at the
+   *     interval); zero queues them all at once
    */
   public record Settings(
       Duration interval,
@@ -82,7 +90,16 @@ public final class ProbeScheduler implements AutoCloseable {
       Duration defaultThreshold,
       CircuitBreakerConfig circuitBreaker,
       BulkheadConfig bulkhead,
-      Duration livenessInterval) {}
+      Duration livenessInterval,
+      Duration sweepSpread) {
+
+    public Settings {
+      if (sweepSpread == null || sweepSpread.isNegative()) {
+        throw new IllegalArgumentException(
+            "the sweep spread must be zero or positive, got " + sweepSpread);
+      }
+    }
+  }
 
   private final Settings settings;
   private final TopologyView inputs;
@@ -101,8 +118,11 @@ public final class ProbeScheduler implements AutoCloseable {
   private final ScheduledExecutorService discoverer;
   private volatile HostPlan plan = HostPlan.empty();
 
-  /** The planned hosts in a list, for liveness probes to take in turn. */
-  private volatile List<String> livenessHosts = List.of();
+  /**
+   * The planned hosts in a list: sweeps release them in this order, liveness probes take them in
+   * turn.
+   */
+  private volatile List<String> hostList = List.of();
 
   /** The next liveness host (ticker thread only). */
   private int livenessCursor;
@@ -227,7 +247,7 @@ public final class ProbeScheduler implements AutoCloseable {
       planGeneration++; // after the thresholds: a settler that sees the new number sees them
     }
     plan = next;
-    livenessHosts = List.copyOf(next.hosts());
+    hostList = List.copyOf(next.hosts());
     planReady = true;
     queries.keySet().retainAll(next.hosts());
     logFindings(next.findings());
@@ -367,7 +387,7 @@ public final class ProbeScheduler implements AutoCloseable {
    * it unreachable is {@linkplain #unreachable judged unreachable}.
    */
   void checkLiveness() {
-    List<String> hosts = livenessHosts;
+    List<String> hosts = hostList;
     if (!planReady || hosts.isEmpty()) {
       return;
     }
@@ -407,7 +427,10 @@ public final class ProbeScheduler implements AutoCloseable {
     }
   }
 
-  /** Queues every host at every peer; withdraws what is no longer probed. */
+  /**
+   * Queues every host at every peer, the first slice at once and the rest spread over {@link
+   * Settings#sweepSpread}; withdraws what is no longer probed.
+   */
   void sweep() {
     if (!planReady) {
       return;
@@ -415,10 +438,38 @@ public final class ProbeScheduler implements AutoCloseable {
     applyPeers(directory.current());
     logCircuitChanges();
     withdraw();
-    Set<String> hosts = plan.hosts();
-    if (!hosts.isEmpty()) {
-      probeAll(hosts);
+    List<String> hosts = hostList;
+    if (hosts.isEmpty()) {
+      return;
     }
+    int slices = slices(hosts.size());
+    probeAll(slice(hosts, 0, slices));
+    for (int i = 1; i < slices; i++) {
+      List<String> part = slice(hosts, i, slices);
+      try {
+        ticker.schedule(
+            guarded("sweep", () -> probeAll(part)), i * SLICE_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException e) {
+        return; // closed
+      }
+    }
+  }
+
+  /**
+   * How many slices a sweep of {@code hosts} hosts releases, {@link #SLICE_MILLIS} apart: as many
+   * as fit in the spread (capped at the interval, so a sweep is released before the next starts),
+   * at most one per host, and at least one.
+   */
+  int slices(int hosts) {
+    long spread = Math.min(settings.sweepSpread().toMillis(), settings.interval().toMillis());
+    long fit = Math.max(1, (spread + SLICE_MILLIS - 1) / SLICE_MILLIS);
+    return (int) Math.max(1, Math.min(hosts, fit));
+  }
+
+  /** The {@code i}-th of {@code n} near-equal consecutive parts of {@code hosts}. */
+  static List<String> slice(List<String> hosts, int i, int n) {
+    int size = hosts.size();
+    return hosts.subList((int) ((long) size * i / n), (int) ((long) size * (i + 1) / n));
   }
 
   /**

@@ -30,6 +30,8 @@ class ProberPropertiesTest {
     ProberProperties p = bind(Map.of("prober.geo-tag", "eu"));
 
     assertThat(p.interval()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(p.sweepSpread()).isEqualTo(0.5);
+    assertThat(p.sweepSpreadDuration()).isEqualTo(Duration.ofMillis(2500));
     assertThat(p.queryTimeout()).isEqualTo(Duration.ofSeconds(1));
     assertThat(p.peerRefreshInterval()).isEqualTo(Duration.ofSeconds(60));
     assertThat(p.defaultResolver()).isEqualTo("1.1.1.1:53");
@@ -112,6 +114,15 @@ class ProberPropertiesTest {
             () -> bind(Map.of("prober.geo-tag", "eu", "prober.max-in-flight-per-peer", "0")))
         .rootCause()
         .hasMessageContaining("prober.max-in-flight-per-peer");
+    assertThatThrownBy(() -> bind(Map.of("prober.geo-tag", "eu", "prober.sweep-spread", "1.5")))
+        .rootCause()
+        .hasMessageContaining("prober.sweep-spread must be between 0 and 1")
+        .hasMessageContaining("1.5");
+    assertThat(
+            bind(Map.of(
+                    "prober.geo-tag", "eu", "prober.interval", "2s", "prober.sweep-spread", "1"))
+                .sweepSpreadDuration())
+        .isEqualTo(Duration.ofSeconds(2));
   }
 
   @Test

@@ -71,6 +71,11 @@ class ProbeSchedulerIT {
   }
 
   private ProbeScheduler scheduler(Duration timeout, int maxInFlight, CircuitBreakerConfig cb) {
+    return scheduler(timeout, maxInFlight, cb, Duration.ZERO);
+  }
+
+  private ProbeScheduler scheduler(
+      Duration timeout, int maxInFlight, CircuitBreakerConfig cb, Duration sweepSpread) {
     PeerDirectory directory =
         new PeerDirectory(
             List.of(new Peer("eu", List.of(eu.address())), new Peer("us", List.of(us.address()))),
@@ -91,7 +96,8 @@ class ProbeSchedulerIT {
                     .maxConcurrentCalls(maxInFlight)
                     .maxWaitDuration(Duration.ZERO)
                     .build(),
-                Duration.ZERO),
+                Duration.ZERO,
+                sweepSpread),
             topology,
             directory,
             new DnsLookup(client, 64),
@@ -381,6 +387,69 @@ class ProbeSchedulerIT {
   }
 
   @Test
+  void aSpreadSweepReleasesItsHostsInSlicesAndProbesEachOnce() throws InterruptedException {
+    List<String> hosts = hostsAnsweredBy(100, eu, us);
+    topology.put(gslb("many", hosts.toArray(String[]::new)));
+    // one hour's interval, a second's spread: 20 slices of 5 hosts, 50 ms apart
+    scheduler(Duration.ofMillis(500), 50, CircuitBreakerConfig.ofDefaults(), Duration.ofSeconds(1))
+        .replan(); // new hosts are probed at once, all of them
+    await().until(() -> hosts.stream().allMatch(h -> eu.queries("localtargets-" + h) == 2));
+    await().until(scheduler::idle);
+    assertThat(scheduler.slices(hosts.size())).isEqualTo(20);
+
+    scheduler.sweep();
+    int mostQueued = 0;
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!hosts.stream().allMatch(h -> eu.queries("localtargets-" + h) >= 4)) {
+      assertThat(System.nanoTime()).as("the sweep's probes have ended").isLessThan(deadline);
+      @SuppressWarnings("unchecked")
+      Map<String, Object> peer = (Map<String, Object>) scheduler.describePeers().get("eu");
+      mostQueued = Math.max(mostQueued, (Integer) peer.get("queued"));
+      Thread.sleep(1);
+    }
+    await().until(scheduler::idle);
+    // all at once would queue the hundred (fifty in flight, fifty waiting) the moment the sweep
+    // starts; released 5 at a time, only a slice or a few are waiting (more only if the ticker
+    // thread stalls for a quarter of a second and then releases the slices it owes back to back)
+    assertThat(mostQueued).isBetween(1, 25);
+    assertThat(hosts)
+        .allSatisfy(
+            h -> {
+              assertThat(eu.queries("localtargets-" + h)).isEqualTo(4);
+              assertThat(us.queries("localtargets-" + h)).isEqualTo(4);
+            });
+  }
+
+  @Test
+  void aSweepSpreadsItsHostsOverAtMostTheIntervalInNearEqualParts() {
+    // more than the interval (one hour) is capped at it; one host per slice at most
+    assertThat(slices(Duration.ofHours(2), 10)).isEqualTo(10);
+    assertThat(slices(Duration.ofHours(2), 1_000_000)).isEqualTo(72_000); // 3,600 s / 50 ms
+    assertThat(slices(Duration.ZERO, 1_000)).isEqualTo(1);
+    assertThat(slices(Duration.ofMillis(120), 1_000)).isEqualTo(3);
+    List<String> hosts = new ArrayList<>();
+    for (int i = 0; i < 103; i++) {
+      hosts.add("h" + i);
+    }
+    List<String> joined = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      List<String> part = ProbeScheduler.slice(hosts, i, 10);
+      assertThat(part.size()).isBetween(10, 11);
+      joined.addAll(part);
+    }
+    assertThat(joined).isEqualTo(hosts);
+  }
+
+  private int slices(Duration spread, int hosts) {
+    try (ProbeScheduler s =
+        scheduler(Duration.ofMillis(500), 50, CircuitBreakerConfig.ofDefaults(), spread)) {
+      return s.slices(hosts);
+    } finally {
+      scheduler = null;
+    }
+  }
+
+  @Test
   void aSlowPeerNeverHoldsUpAnother() {
     List<String> hosts = hostsAnsweredBy(60, eu);
     us.blackHole(true);
@@ -516,6 +585,7 @@ class ProbeSchedulerIT {
                       .maxConcurrentCalls(10)
                       .maxWaitDuration(Duration.ZERO)
                       .build(),
+                  Duration.ZERO,
                   Duration.ZERO),
               topology,
               undiscovered,
