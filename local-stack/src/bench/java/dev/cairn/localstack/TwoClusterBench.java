@@ -120,6 +120,8 @@ class TwoClusterBench {
   private final int e2eMessages = Integer.getInteger("bench.e2e-messages", 5000);
   private final int seedThreads = Integer.getInteger("bench.seed-threads", 4);
   private final boolean runS1 = Boolean.parseBoolean(System.getProperty("bench.s1", "true"));
+  private final boolean s1Warmup =
+      Boolean.parseBoolean(System.getProperty("bench.s1-warmup", "true"));
   private final int s2Rounds = Math.max(1, Integer.getInteger("bench.s2-rounds", 2));
   private final int idleSeconds = Integer.getInteger("bench.idle-seconds", 15);
   private final int jitSettleSeconds = Integer.getInteger("bench.jit-settle-seconds", 240);
@@ -285,16 +287,33 @@ class TwoClusterBench {
         usApi.dispatchNanos() / 1e9);
     line("  slowest answers of eu's mock API so far:%s", euApi.slowest());
     quiet(euApi, usApi);
+    if (runS1 && s1Warmup) {
+      // performance.md: warm-up excluded. S1's changes run code the seeding never ran (an
+      // endpoint turning not ready and back, in every service); without a pass of them first,
+      // the measured pass shares the machine with the JIT compiling that code.
+      int offset = Math.max(1, n / changes / 2);
+      S1 warm = s1(eu, euApi, false, euZoneB, offset);
+      S1 warmBack = s1(eu, euApi, true, euBoth, offset);
+      line(
+          "S1 warm-up, not measured: %d other routes' endpoints made not ready, then ready again"
+              + " (p99 %.1f / %.1f ms)",
+          changes, Stats.of(warm.latencies).p99(), Stats.of(warmBack.latencies).p99());
+      quiet(euApi, usApi);
+    }
     jitSettle();
     idle(euApi, usApi);
 
     // ------------------------------------------------------------------ anchor
     KafkaEndToEnd anchor =
         KafkaEndToEnd.run(stack.bootstrapServers(), "bench.end-to-end-latency", e2eMessages, 300);
+    PreciseEndToEnd precise =
+        PreciseEndToEnd.run(
+            stack.bootstrapServers(), "bench.end-to-end-latency-ns", e2eMessages, 300);
     line(
         "anchor: Kafka EndToEndLatency on the same broker, %d round trips of 300 B, acks=1:"
             + " avg %.2f ms, p50 %d ms, p99 %d ms, p99.9 %d ms (whole ms, truncated); load %s",
         anchor.messages(), anchor.avgMillis(), anchor.p50(), anchor.p99(), anchor.p999(), load());
+    line("  %s", describe(precise));
 
     if (!runS1) {
       // S2 alone, as soon as the stack has settled (see bench.s1).
@@ -306,7 +325,9 @@ class TwoClusterBench {
 
     // ------------------------------------------------------------------ S1
     Rebuilds beforeS1 = Rebuilds.of(eu);
-    S1 s1 = s1(eu, euApi, false, euZoneB);
+    long compiledBeforeS1 = compiledMillis();
+    S1 s1 = s1(eu, euApi, false, euZoneB, 0);
+    long compiledS1 = compiledMillis() - compiledBeforeS1;
     Rebuilds afterS1 = Rebuilds.of(eu);
     line("");
     line(
@@ -315,6 +336,7 @@ class TwoClusterBench {
         changes, rate, load());
     printS1(s1);
     line("  %s", afterS1.since(beforeS1));
+    line("  the JIT compiled for %.1f s during this pass", compiledS1 / 1000.0);
     List<Double> engineHop = s1Breakdown(s1, topics, euEndpoints, euDecisions);
 
     // ------------------------------------------------------------------ S1 reversed + anchor
@@ -325,19 +347,32 @@ class TwoClusterBench {
             () ->
                 KafkaEndToEnd.run(
                     stack.bootstrapServers(), "bench.end-to-end-latency-loaded", e2eMessages, 300));
-    S1 back = s1(eu, euApi, true, euBoth);
+    CompletableFuture<PreciseEndToEnd> loadedPreciseRun =
+        loadedRun.thenApply(
+            done ->
+                PreciseEndToEnd.run(
+                    stack.bootstrapServers(),
+                    "bench.end-to-end-latency-loaded-ns",
+                    e2eMessages,
+                    300));
+    long compiledBefore = compiledMillis();
+    S1 back = s1(eu, euApi, true, euBoth, 0);
+    long compiledBack = compiledMillis() - compiledBefore;
     KafkaEndToEnd loaded = loadedRun.join();
+    PreciseEndToEnd loadedPrecise = loadedPreciseRun.join();
     line("");
     line(
         "S1 reversed (the same endpoints ready again), with EndToEndLatency running alongside"
             + " (load %s):",
         load());
     printS1(back);
+    line("  the JIT compiled for %.1f s during this pass", compiledBack / 1000.0);
     List<Double> engineHopBack = s1Breakdown(back, topics, euEndpoints, euDecisions);
     line(
         "  anchor under this load: EndToEndLatency %d round trips: avg %.2f ms, p50 %d ms, p99 %d"
             + " ms, p99.9 %d ms",
         loaded.messages(), loaded.avgMillis(), loaded.p50(), loaded.p99(), loaded.p999());
+    line("  %s", describe(loadedPrecise));
 
     // ------------------------------------------------------------------ S2
     quiet(euApi, usApi);
@@ -349,11 +384,12 @@ class TwoClusterBench {
     line("");
     line("S8 per-hop delivery latency (record CreateTime -> received by a consumer here):");
     line(
-        "  anchors: EndToEndLatency p99 %d ms before S1 (stack idle), %d ms alongside S1 reversed"
-            + " (whole ms, truncated; ratios use max(p99, 1 ms))",
-        anchor.p99(), loaded.p99());
-    double anchorP99 = Math.max(1, anchor.p99());
-    double loadedP99 = Math.max(1, loaded.p99());
+        "  anchors: EndToEndLatency's loop timed in ns, p99 %.2f ms before S1 (stack idle), %.2f"
+            + " ms alongside S1 reversed; the tool's own whole-ms p99 %d and %d ms (ratios to"
+            + " those, with max(p99, 1 ms), in brackets)",
+        precise.p99(), loadedPrecise.p99(), anchor.p99(), loaded.p99());
+    double[] anchorP99 = {precise.p99(), Math.max(1, anchor.p99())};
+    double[] loadedP99 = {loadedPrecise.p99(), Math.max(1, loaded.p99())};
     long[] backWindow = {
       WallClock.micros(back.startNanos) / 1000, WallClock.micros(back.endNanos) / 1000
     };
@@ -399,12 +435,38 @@ class TwoClusterBench {
         withRatio(Stats.of(engineHopBack), loadedP99));
   }
 
-  private static String withRatio(Stats stats, double anchorP99) {
+  /** The stats with their p99's ratio to the precise anchor's and, in brackets, the tool's. */
+  private static String withRatio(Stats stats, double[] anchorP99) {
     if (stats.count() == 0) {
       return stats.format();
     }
     return stats.format()
-        + String.format(Locale.ROOT, "  -> p99 / anchor p99 = %.2f", stats.p99() / anchorP99);
+        + String.format(
+            Locale.ROOT,
+            "  -> p99 / anchor p99 = %.2f (%.2f)",
+            stats.p99() / anchorP99[0],
+            stats.p99() / anchorP99[1]);
+  }
+
+  private static String describe(PreciseEndToEnd e) {
+    return String.format(
+        Locale.ROOT,
+        "the same loop timed in ns (%s): %d round trips, avg %.2f ms, p50 %.2f ms, p99 %.2f ms,"
+            + " p99.9 %.2f ms",
+        PreciseEndToEnd.class.getSimpleName(),
+        e.messages(),
+        e.avgMillis(),
+        e.p50(),
+        e.p99(),
+        e.p999());
+  }
+
+  /** The JIT compilers' total compilation time so far, or 0 where the JVM does not say. */
+  private static long compiledMillis() {
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    return jit != null && jit.isCompilationTimeMonitoringSupported()
+        ? jit.getTotalCompilationTime()
+        : 0;
   }
 
   // -------------------------------------------------------------------------------------- S1
@@ -429,12 +491,17 @@ class TwoClusterBench {
         s1.dnsEndpointWrites / (double) changes, s1.statusWrites / (double) changes);
   }
 
-  private S1 s1(Cluster eu, ApiRecorder euApi, boolean ready, Set<String> expectedLocal)
+  /**
+   * One pass of {@code changes} EndpointSlice changes at {@code bench.rate}: routes spread evenly
+   * over the N, shifted by {@code offset} (a warm-up pass takes routes the measured ones do not).
+   */
+  private S1 s1(
+      Cluster eu, ApiRecorder euApi, boolean ready, Set<String> expectedLocal, int offset)
       throws Exception {
     S1 result = new S1();
     int[] routes = new int[changes];
     for (int j = 0; j < changes; j++) {
-      routes[j] = (int) ((long) j * n / changes);
+      routes[j] = (int) (((long) j * n / changes + offset) % n);
     }
     long[] returned = new long[changes];
     long writesBefore = euApi.dnsEndpointWrites();
