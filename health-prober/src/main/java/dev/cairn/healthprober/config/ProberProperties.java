@@ -22,7 +22,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param delegation peer discovery through zone delegation, as k8gb does it
  * @param interval how often every (host, peer) is probed
  * @param sweepSpread the share of {@code interval} over which a sweep releases its hosts, in slices
- *     50 ms apart and always in the same order: 0 queues them all at once (a burst of queries at
+ *     10 ms apart and always in the same order: 0 queues them all at once (a burst of queries at
  *     every peer), 1 spreads them over the whole interval; with the default of 0.5, every probe of
  *     a sweep has ended before the next starts even when it times out (2 × 1 s with the defaults)
  * @param livenessInterval how often, between sweeps, one host is probed at each peer whose circuit

@@ -63,7 +63,7 @@ public final class ProbeScheduler implements AutoCloseable {
   private static final long SETTLE_POLL_MILLIS = 5;
 
   /** How far apart a spread sweep releases its slices of hosts. */
-  static final long SLICE_MILLIS = 50;
+  static final long SLICE_MILLIS = 10;
 
   /**
    * The probing settings.

@@ -390,12 +390,12 @@ class ProbeSchedulerIT {
   void aSpreadSweepReleasesItsHostsInSlicesAndProbesEachOnce() throws InterruptedException {
     List<String> hosts = hostsAnsweredBy(100, eu, us);
     topology.put(gslb("many", hosts.toArray(String[]::new)));
-    // one hour's interval, a second's spread: 20 slices of 5 hosts, 50 ms apart
+    // one hour's interval, a second's spread: 100 slices of one host, 10 ms apart
     scheduler(Duration.ofMillis(500), 50, CircuitBreakerConfig.ofDefaults(), Duration.ofSeconds(1))
         .replan(); // new hosts are probed at once, all of them
     await().until(() -> hosts.stream().allMatch(h -> eu.queries("localtargets-" + h) == 2));
     await().until(scheduler::idle);
-    assertThat(scheduler.slices(hosts.size())).isEqualTo(20);
+    assertThat(scheduler.slices(hosts.size())).isEqualTo(100);
 
     scheduler.sweep();
     int mostQueued = 0;
@@ -409,7 +409,7 @@ class ProbeSchedulerIT {
     }
     await().until(scheduler::idle);
     // all at once would queue the hundred (fifty in flight, fifty waiting) the moment the sweep
-    // starts; released 5 at a time, only a slice or a few are waiting (more only if the ticker
+    // starts; released one at a time, only a slice or a few are waiting (more only if the ticker
     // thread stalls for a quarter of a second and then releases the slices it owes back to back)
     assertThat(mostQueued).isBetween(1, 25);
     assertThat(hosts)
@@ -424,9 +424,9 @@ class ProbeSchedulerIT {
   void aSweepSpreadsItsHostsOverAtMostTheIntervalInNearEqualParts() {
     // more than the interval (one hour) is capped at it; one host per slice at most
     assertThat(slices(Duration.ofHours(2), 10)).isEqualTo(10);
-    assertThat(slices(Duration.ofHours(2), 1_000_000)).isEqualTo(72_000); // 3,600 s / 50 ms
+    assertThat(slices(Duration.ofHours(2), 1_000_000)).isEqualTo(360_000); // 3,600 s / 10 ms
     assertThat(slices(Duration.ZERO, 1_000)).isEqualTo(1);
-    assertThat(slices(Duration.ofMillis(120), 1_000)).isEqualTo(3);
+    assertThat(slices(Duration.ofMillis(25), 1_000)).isEqualTo(3);
     List<String> hosts = new ArrayList<>();
     for (int i = 0; i < 103; i++) {
       hosts.add("h" + i);
