@@ -443,15 +443,52 @@ public final class ProbeScheduler implements AutoCloseable {
       return;
     }
     int slices = slices(hosts.size());
-    probeAll(slice(hosts, 0, slices));
+    if (slices == 1) {
+      probeAll(hosts);
+      return;
+    }
+    Set<String> whole = ConcurrentHashMap.newKeySet();
+    probeSlice(slice(hosts, 0, slices), hosts, whole);
     for (int i = 1; i < slices; i++) {
       List<String> part = slice(hosts, i, slices);
       try {
         ticker.schedule(
-            guarded("sweep", () -> probeAll(part)), i * SLICE_MILLIS, TimeUnit.MILLISECONDS);
+            guarded("sweep", () -> probeSlice(part, hosts, whole)),
+            i * SLICE_MILLIS,
+            TimeUnit.MILLISECONDS);
       } catch (RejectedExecutionException e) {
         return; // closed
       }
+    }
+  }
+
+  /**
+   * One slice of a spread sweep. A peer whose circuit is closed gets the slice's hosts; a peer
+   * whose circuit is not (at the sweep's start, or opened during it) gets the sweep's whole list
+   * once, as an unspread sweep would give it: its hosts are settled without queries, and settling
+   * them slice by slice would publish a dead peer's hosts over the rest of the spread instead of at
+   * once ({@code whole} holds the peers that had it).
+   */
+  private void probeSlice(List<String> part, List<String> all, Set<String> whole) {
+    List<PeerProbe> live = new ArrayList<>();
+    List<PeerProbe> open = new ArrayList<>();
+    for (PeerProbe p : probes.values()) {
+      if (PeerProbe.permitsAll(p.breaker().getState())) {
+        live.add(p);
+      } else if (whole.add(p.geoTag())) {
+        open.add(p);
+      }
+    }
+    for (PeerProbe p : live) {
+      p.round(part);
+    }
+    if (!open.isEmpty()) {
+      afterLiveProbes(
+          () -> {
+            for (PeerProbe p : open) {
+              p.round(all);
+            }
+          });
     }
   }
 

@@ -421,6 +421,28 @@ class ProbeSchedulerIT {
   }
 
   @Test
+  void aPeerWhoseCircuitIsOpenHasAllItsHostsSettledAtOnceNotSliceBySlice() {
+    List<String> hosts = hostsAnsweredBy(1000, eu, us);
+    topology.put(gslb("many", hosts.toArray(String[]::new)));
+    // a thousand slices of one host, 10 ms apart: the sweep takes ten seconds
+    scheduler(
+            Duration.ofMillis(500), 50, CircuitBreakerConfig.ofDefaults(), Duration.ofSeconds(100))
+        .replan();
+    await().until(() -> hosts.stream().allMatch(h -> latest("us", h) != null));
+    await().until(scheduler::idle);
+    assertThat(latest("us", hosts.get(999)).status()).isEqualTo(ProbeStatus.OK);
+    breakers.circuitBreaker("peer-us").transitionToOpenState();
+    int euBefore = eu.totalQueries();
+
+    scheduler.sweep();
+    await().until(() -> hosts.stream().allMatch(h -> latest("us", h).status() != ProbeStatus.OK));
+
+    // every host of the open peer settled while the live peer's sweep has most of its way to go
+    assertThat(eu.totalQueries() - euBefore).isLessThan(2 * 1000);
+    assertThat(latest("us", hosts.get(999)).failingSince()).isNotNull();
+  }
+
+  @Test
   void aSweepSpreadsItsHostsOverAtMostTheIntervalInNearEqualParts() {
     // more than the interval (one hour) is capped at it; one host per slice at most
     assertThat(slices(Duration.ofHours(2), 10)).isEqualTo(10);
