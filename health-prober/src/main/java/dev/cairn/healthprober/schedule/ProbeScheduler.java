@@ -294,22 +294,7 @@ public final class ProbeScheduler implements AutoCloseable {
    * live peers' probes are done, a fraction of a second later.
    */
   private void probeAll(Collection<String> hosts) {
-    List<PeerProbe> live = new ArrayList<>();
-    List<PeerProbe> open = new ArrayList<>();
-    for (PeerProbe p : probes.values()) {
-      (PeerProbe.permitsAll(p.breaker().getState()) ? live : open).add(p);
-    }
-    for (PeerProbe p : live) {
-      p.round(hosts);
-    }
-    if (!open.isEmpty()) {
-      afterLiveProbes(
-          () -> {
-            for (PeerProbe p : open) {
-              p.round(hosts);
-            }
-          });
-    }
+    probeSlice(hosts, hosts, null);
   }
 
   /**
@@ -467,15 +452,15 @@ public final class ProbeScheduler implements AutoCloseable {
    * whose circuit is not (at the sweep's start, or opened during it) gets the sweep's whole list
    * once, as an unspread sweep would give it: its hosts are settled without queries, and settling
    * them slice by slice would publish a dead peer's hosts over the rest of the spread instead of at
-   * once ({@code whole} holds the peers that had it).
+   * once ({@code whole} holds the peers that had it; {@code null} when {@code part} is all).
    */
-  private void probeSlice(List<String> part, List<String> all, Set<String> whole) {
+  private void probeSlice(Collection<String> part, Collection<String> all, Set<String> whole) {
     List<PeerProbe> live = new ArrayList<>();
     List<PeerProbe> open = new ArrayList<>();
     for (PeerProbe p : probes.values()) {
       if (PeerProbe.permitsAll(p.breaker().getState())) {
         live.add(p);
-      } else if (whole.add(p.geoTag())) {
+      } else if (whole == null || whole.add(p.geoTag())) {
         open.add(p);
       }
     }
