@@ -1,6 +1,7 @@
 package dev.cairn.localstack;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
@@ -34,8 +35,14 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * @param p50 the median, ms
  * @param p99 the 99th percentile, ms
  * @param p999 the 99.9th percentile, ms
+ * @param seconds how long the round trips took, s
+ * @param secondP99s the p99 of the round trips begun in each whole second of the run, ms: how
+ *     much the figure depends on which part of the stack's cycle (the probers' sweeps every
+ *     interval) a shorter run would have fallen on
  */
-record PreciseEndToEnd(int messages, double avgMillis, double p50, double p99, double p999) {
+record PreciseEndToEnd(
+    int messages, double avgMillis, double p50, double p99, double p999, double seconds,
+    List<Double> secondP99s) {
 
   static PreciseEndToEnd run(String bootstrapServers, String topic, int messages, int size) {
     Properties admin = new Properties();
@@ -59,7 +66,9 @@ record PreciseEndToEnd(int messages, double avgMillis, double p50, double p99, d
     p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(Long.MAX_VALUE));
     p.put(ProducerConfig.ACKS_CONFIG, "1");
     long[] nanos = new long[messages];
+    long[] begins = new long[messages];
     long total = 0;
+    long start = System.nanoTime();
     try (KafkaConsumer<byte[], byte[]> consumer =
             new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         KafkaProducer<byte[], byte[]> producer =
@@ -87,6 +96,7 @@ record PreciseEndToEnd(int messages, double avgMillis, double p50, double p99, d
               "round trip " + i + " returned " + records.count() + " records, not its own");
         }
         nanos[i] = elapsed;
+        begins[i] = begin - start;
         total += elapsed;
       }
       consumer.commitSync();
@@ -96,13 +106,30 @@ record PreciseEndToEnd(int messages, double avgMillis, double p50, double p99, d
     } catch (ExecutionException e) {
       throw new IllegalStateException("a send failed", e);
     }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    List<Double> secondP99s = new ArrayList<>();
+    for (int from = 0; from < messages; ) {
+      long second = begins[from] / 1_000_000_000L;
+      int to = from;
+      while (to < messages && begins[to] / 1_000_000_000L == second) {
+        to++;
+      }
+      if (to - from >= 100 && to < messages) { // whole seconds with enough round trips
+        long[] slice = Arrays.copyOfRange(nanos, from, to);
+        Arrays.sort(slice);
+        secondP99s.add(slice[(int) (slice.length * 0.99)] / 1e6);
+      }
+      from = to;
+    }
     Arrays.sort(nanos);
     return new PreciseEndToEnd(
         messages,
         total / 1e6 / messages,
         nanos[(int) (messages * 0.5)] / 1e6,
         nanos[(int) (messages * 0.99)] / 1e6,
-        nanos[(int) (messages * 0.999)] / 1e6);
+        nanos[(int) (messages * 0.999)] / 1e6,
+        seconds,
+        List.copyOf(secondP99s));
   }
 
 }

@@ -25,7 +25,7 @@ public final class SentAtInterceptor implements ProducerInterceptor<Object, Obje
   public ProducerRecord<Object, Object> onSend(ProducerRecord<Object, Object> record) {
     record
         .headers()
-        .add(HEADER, ByteBuffer.allocate(8).putLong(WallClock.nowMicros()).array());
+        .add(HEADER, ByteBuffer.allocate(8).putLong(WallClock.micros(System.nanoTime())).array());
     return record;
   }
 

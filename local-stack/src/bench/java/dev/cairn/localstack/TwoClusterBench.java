@@ -26,6 +26,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -78,7 +79,9 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  *       JVM) on the watcher's, the probers' and the engine's output topics in the first 5 s of each
  *       topic's traffic (cold start), during S1, S1 reversed and S2, against the anchors' p99.
  *       The engine's records carry the input's timestamp (Kafka Streams), so its hop to the writer
- *       is measured from the send time its producers stamp ({@link SentAtInterceptor}).
+ *       is measured from the send time its producers stamp ({@link SentAtInterceptor}); the
+ *       watchers' and probers' producers stamp it too, and their hops are also reported from it,
+ *       in microseconds like the anchor (CreateTime is whole milliseconds, truncated: 0-1 ms more).
  * </ol>
  *
  * <p>Options: {@code bench.n}, {@code bench.changes}, {@code bench.rate} (changes per second),
@@ -89,7 +92,10 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * alone keeps the last one N / L seconds after the first; at 1000, 10 s for 10k), {@code
  * bench.linger-ms}
  * (unset: the services' own producer {@code linger.ms}, 5; set, it replaces the watcher's, the
- * prober's and the engine's), {@code bench.e2e-messages} (default 5000), {@code bench.seed-threads}
+ * prober's and the engine's), {@code bench.e2e-messages} (default 20000: the anchor's round
+ * trips, about 15 s, so that it covers about three probe intervals, the probers' sweeps and the
+ * quiet between them in the same mix as the 30-s S1 passes it is compared with; 5000 took 3-4 s,
+ * less than one interval, and fell on a sweep or between two by chance), {@code bench.seed-threads}
  * (parallel creates per cluster, default 4), {@code bench.settle-timeout-s} (default 480), {@code
  * bench.idle-seconds} (default 15: the settled stack's CPU by thread with nothing changing,
  * before the anchor; 0 skips it), {@code bench.jit-settle-seconds} (default 240: how long at most
@@ -117,7 +123,7 @@ class TwoClusterBench {
       Duration.ofMillis(Long.getLong("bench.probe-interval-ms", 5000));
   private final String writerRate = System.getProperty("bench.writer-rate", "10000");
   private final String linger = System.getProperty("bench.linger-ms");
-  private final int e2eMessages = Integer.getInteger("bench.e2e-messages", 5000);
+  private final int e2eMessages = Integer.getInteger("bench.e2e-messages", 20000);
   private final int seedThreads = Integer.getInteger("bench.seed-threads", 4);
   private final boolean runS1 = Boolean.parseBoolean(System.getProperty("bench.s1", "true"));
   private final boolean s1Warmup =
@@ -131,6 +137,10 @@ class TwoClusterBench {
   private static final String INTERCEPTOR_PROPERTY =
       "spring.kafka.streams.properties.producer.interceptor.classes";
 
+  /** The Spring Kafka producers' interceptors (the watchers' and probers' producers). */
+  private static final String PRODUCER_INTERCEPTOR_PROPERTY =
+      "spring.kafka.producer.properties.interceptor.classes";
+
   @Test
   void failoverEventLatencyAndKafkaHops() throws Exception {
     Level level = Level.toLevel(System.getProperty("bench.log-level", "WARN"));
@@ -141,6 +151,9 @@ class TwoClusterBench {
     // The engine's producers stamp each record with its send time (Streams copies the input's
     // timestamp to its outputs, so a decision's CreateTime is not when the engine sent it).
     System.setProperty(INTERCEPTOR_PROPERTY, SentAtInterceptor.class.getName());
+    // And the watcher's and prober's producers, so their hops are timed from the send in µs as
+    // the anchor is (a record's CreateTime is whole milliseconds, truncated).
+    System.setProperty(PRODUCER_INTERCEPTOR_PROPERTY, SentAtInterceptor.class.getName());
     if (linger != null) {
       // Every Spring Kafka producer (watcher, prober) and the engine's Streams producers.
       System.setProperty("spring.kafka.producer.properties.linger.ms", linger);
@@ -207,6 +220,7 @@ class TwoClusterBench {
       System.clearProperty("spring.kafka.producer.properties.linger.ms");
       System.clearProperty("engine.producer-linger");
       System.clearProperty(INTERCEPTOR_PROPERTY);
+      System.clearProperty(PRODUCER_INTERCEPTOR_PROPERTY);
       writeReport();
     }
   }
@@ -417,9 +431,12 @@ class TwoClusterBench {
       if (topic.equals(euAnswers)) {
         line("    during S2 (the failure burst): %s", withRatio(window(all, s2Window), anchorP99));
       }
-      if (copied) {
+      if (all.stream().anyMatch(r -> r.sentMicros() >= 0)) {
         line(
-            "    engine -> writer hop (the engine's send, stamped by %s, -> received):",
+            copied
+                ? "    engine -> writer hop (the engine's send, stamped by %s, -> received):"
+                : "    from the producer's send, stamped by %s, -> received (CreateTime is whole"
+                    + " ms, truncated, which adds 0-1 ms to each figure above):",
             SentAtInterceptor.class.getSimpleName());
         line("      during S1: %s", withRatio(sentWindow(all, s1Window), anchorP99));
         line(
@@ -451,14 +468,18 @@ class TwoClusterBench {
   private static String describe(PreciseEndToEnd e) {
     return String.format(
         Locale.ROOT,
-        "the same loop timed in ns (%s): %d round trips, avg %.2f ms, p50 %.2f ms, p99 %.2f ms,"
-            + " p99.9 %.2f ms",
+        "the same loop timed in ns (%s): %d round trips in %.1f s, avg %.2f ms, p50 %.2f ms, p99"
+            + " %.2f ms, p99.9 %.2f ms; the p99 of each whole second of the run: %s",
         PreciseEndToEnd.class.getSimpleName(),
         e.messages(),
+        e.seconds(),
         e.avgMillis(),
         e.p50(),
         e.p99(),
-        e.p999());
+        e.p999(),
+        e.secondP99s().stream()
+            .map(v -> String.format(Locale.ROOT, "%.1f", v))
+            .collect(Collectors.joining(" ")));
   }
 
   /** The JIT compilers' total compilation time so far, or 0 where the JVM does not say. */
