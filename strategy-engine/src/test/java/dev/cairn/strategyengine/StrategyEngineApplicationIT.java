@@ -72,7 +72,9 @@ import tools.jackson.databind.JsonNode;
       "engine.topics.prefix=it.",
       "engine.gslb.geo-tag=eu",
       "engine.gslb.zones=cloud.example.com",
-      "spring.kafka.streams.cleanup.on-startup=true"
+      "spring.kafka.streams.cleanup.on-startup=true",
+      "spring.kafka.streams.properties.producer.interceptor.classes="
+          + "dev.cairn.strategyengine.SendOrder"
     })
 @EmbeddedKafka(partitions = 2, bootstrapServersProperty = "spring.kafka.bootstrap-servers")
 class StrategyEngineApplicationIT {
@@ -188,6 +190,9 @@ class StrategyEngineApplicationIT {
               assertThat(decisions).doesNotContainKey("HTTPRoute/" + first + "/app");
               assertThat(get("/api/v1/decisions/" + first + "/app").statusCode()).isEqualTo(404);
             });
+    // the decision and the tombstone each went to the producer before the store's changelog record
+    assertPublishedBeforeStored(
+        "HTTPRoute/" + first + "/app", Topics.DECISIONS.name(), "-decisions-changelog");
 
     HttpResponse<String> readiness = get("/actuator/health/readiness");
     assertThat(readiness.statusCode()).isEqualTo(200);
@@ -298,6 +303,11 @@ class StrategyEngineApplicationIT {
                       r -> assertThat(r.dnsName()).isEqualTo("localtargets-app.cloud.example.com"));
             });
 
+    // Each output goes to the producer before its store's changelog record, so it travels in the
+    // first request to the broker.
+    assertPublishedBeforeStored(key, Topics.DECISIONS.name(), "-decisions-changelog");
+    assertPublishedBeforeStored(key, Topics.GSLB_STATUS.name(), "-gslb-status-changelog");
+
     HttpResponse<String> explained = get("/api/v1/gslbs/" + namespace + "/app");
     assertThat(explained.statusCode()).isEqualTo(200);
     JsonNode peer =
@@ -324,6 +334,32 @@ class StrategyEngineApplicationIT {
               assertThat(decisions).doesNotContainKey(key);
               assertThat(statuses).doesNotContainKey(key);
             });
+    // the tombstones too
+    assertPublishedBeforeStored(key, Topics.DECISIONS.name(), "-decisions-changelog");
+    assertPublishedBeforeStored(key, Topics.GSLB_STATUS.name(), "-gslb-status-changelog");
+  }
+
+  /**
+   * Every changelog record of {@code key} in the store whose changelog ends with {@code suffix} was
+   * sent after an output record of the key on {@code output} (prefixed), one for one.
+   */
+  private static void assertPublishedBeforeStored(String key, String output, String suffix) {
+    List<String> sent = SendOrder.topicsOf(key);
+    int published = 0;
+    int stored = 0;
+    for (String topic : sent) {
+      if (topic.equals(PREFIX + output)) {
+        published++;
+      } else if (topic.endsWith(suffix)) {
+        stored++;
+        assertThat(stored)
+            .as(
+                "changelog record %d of %s sent before its output on %s: %s",
+                stored, key, output, sent)
+            .isLessThanOrEqualTo(published);
+      }
+    }
+    assertThat(stored).as("changelog records of %s in %s: %s", key, suffix, sent).isPositive();
   }
 
   private void pollStatuses() {

@@ -692,8 +692,8 @@ final class DecisionProcessor
         hold(routeKey, TOMBSTONE);
       } else {
         release(routeKey);
-        decisions.delete(routeKey);
         forward(routeKey, new DecisionOutput(null));
+        decisions.delete(routeKey);
         metrics.emitted(TOMBSTONE);
         log.atInfo().addKeyValue("route", routeKey).log("Route deleted; decision withdrawn");
       }
@@ -729,8 +729,8 @@ final class DecisionProcessor
     }
     release(routeKey);
     byte[] encoded = decisions.encode(desired);
+    forward(routeKey, new DecisionOutput(encoded)); // before the store's changelog record
     decisions.put(routeKey, desired, encoded);
-    forward(routeKey, new DecisionOutput(encoded));
     metrics.emitted(desired.disposition().name());
     log.atInfo()
         .addKeyValue("route", routeKey)

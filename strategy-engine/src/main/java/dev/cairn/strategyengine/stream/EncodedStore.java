@@ -104,6 +104,19 @@ final class EncodedStore<V> {
    * nothing changed.
    */
   byte[] putIfChanged(String key, V value) {
+    byte[] encoded = changed(key, value);
+    if (encoded != null) {
+      put(key, value, encoded);
+    }
+    return encoded;
+  }
+
+  /**
+   * The bytes of {@code value} when they differ from those stored under {@code key}, not yet stored
+   * (publish them, then {@link #put} them: the output goes to the broker ahead of the store's
+   * changelog record); {@code null} when nothing changed.
+   */
+  byte[] changed(String key, V value) {
     if (holds(key, value)) {
       return null;
     }
@@ -112,7 +125,6 @@ final class EncodedStore<V> {
       values.put(key, value); // unequal values, equal bytes: nothing to publish
       return null;
     }
-    put(key, value, encoded);
     return encoded;
   }
 

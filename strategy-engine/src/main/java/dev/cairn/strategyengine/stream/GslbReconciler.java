@@ -139,8 +139,11 @@ final class GslbReconciler {
     }
     emission.release(key);
     byte[] encoded = decisions.encode(desired);
-    decisions.put(key, desired, encoded);
+    // Published before it is stored: the engine's producer sends the decision in its first
+    // request, ahead of the store's changelog record (the broker serves one request per connection
+    // at a time), and a crash between the two only decides it again after the restart.
     emission.forward(key, new DecisionOutput(encoded));
+    decisions.put(key, desired, encoded);
     metrics.emitted(desired.disposition().name());
     emitStatus(key, outcome.status());
     log.atInfo()
@@ -182,13 +185,13 @@ final class GslbReconciler {
     }
     emission.release(key);
     if (decided) {
-      decisions.delete(key);
       emission.forward(key, new DecisionOutput(null));
+      decisions.delete(key);
       metrics.emitted(TOMBSTONE);
     }
     if (reported) {
-      statuses.delete(key);
       emission.forward(key, new StatusOutput(null));
+      statuses.delete(key);
       metrics.statusEmitted(TOMBSTONE);
     }
     log.atInfo().addKeyValue("gslb", key).log("Gslb deleted; decision and status withdrawn");
@@ -244,11 +247,12 @@ final class GslbReconciler {
   }
 
   private boolean store(String key, GslbStatus status, Emission.Stamp stamp) {
-    byte[] encoded = statuses.putIfChanged(key, status);
+    byte[] encoded = statuses.changed(key, status);
     if (encoded == null) {
       return false;
     }
     emission.forward(key, new StatusOutput(encoded), stamp);
+    statuses.put(key, status, encoded);
     metrics.statusEmitted("UPDATE");
     return true;
   }
