@@ -501,12 +501,18 @@ class GslbBench {
     long preload = System.nanoTime();
     List<Future<RecordMetadata>> sent = new ArrayList<>();
     // Pre-loaded records were written before the engine starts, as a replay after a restart finds
-    // them: stamped bench.preload-age seconds (default 60) in the past, 1 ms apart in send order.
-    // With 0 they are stamped now and the engine, seeing input younger than engine.catch-up.lag,
-    // decides them as live input (a Gslb may be decided before its Services and endpoints have
-    // been read, and again after).
+    // them: 1 ms apart in send order, the last one stamped bench.preload-age seconds (default 60)
+    // in the past. (Until 2026-11-30 15:20 the first one was: with 3 records per Gslb 1 ms apart,
+    // all but the first 60,000 records then lay in the past only by less than the lag, or in the
+    // future, and the engine took most of a large replay as live input.) With 0 they end now and
+    // the engine, seeing input younger than engine.catch-up.lag, decides the last of them as live
+    // input (a Gslb may be decided before its Services and endpoints have been read, and again
+    // after).
+    long records = 1L + services().size() + endpoints().size() + 3L * gslbs.size();
     long[] timestamp = {
-      System.currentTimeMillis() - Duration.ofSeconds(Long.getLong("bench.preload-age", 60)).toMillis()
+      System.currentTimeMillis()
+          - Duration.ofSeconds(Long.getLong("bench.preload-age", 60)).toMillis()
+          - records
     };
     try (KafkaProducer<String, Object> producer = producer(broker)) {
       sent.add(
