@@ -23,7 +23,10 @@ import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
 import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
+import dev.cairn.strategyengine.stream.EngineTopology;
 import dev.cairn.strategyengine.stream.InputErrors;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -83,6 +86,7 @@ class StrategyEngineApplicationIT {
 
   @Autowired private EmbeddedKafkaBroker broker;
   @Autowired private InputErrors inputErrors;
+  @Autowired private MeterRegistry registry;
   @LocalServerPort private int port;
 
   private static Producer<String, Object> producer;
@@ -192,7 +196,7 @@ class StrategyEngineApplicationIT {
             });
     // the decision and the tombstone each went to the producer before the store's changelog record
     assertPublishedBeforeStored(
-        "HTTPRoute/" + first + "/app", Topics.DECISIONS.name(), "-decisions-changelog");
+        "HTTPRoute/" + first + "/app", Topics.DECISIONS.name(), EngineTopology.DECISIONS_STORE);
 
     HttpResponse<String> readiness = get("/actuator/health/readiness");
     assertThat(readiness.statusCode()).isEqualTo(200);
@@ -305,8 +309,8 @@ class StrategyEngineApplicationIT {
 
     // Each output goes to the producer before its store's changelog record, so it travels in the
     // first request to the broker.
-    assertPublishedBeforeStored(key, Topics.DECISIONS.name(), "-decisions-changelog");
-    assertPublishedBeforeStored(key, Topics.GSLB_STATUS.name(), "-gslb-status-changelog");
+    assertPublishedBeforeStored(key, Topics.DECISIONS.name(), EngineTopology.DECISIONS_STORE);
+    assertPublishedBeforeStored(key, Topics.GSLB_STATUS.name(), EngineTopology.GSLB_STATUS_STORE);
 
     HttpResponse<String> explained = get("/api/v1/gslbs/" + namespace + "/app");
     assertThat(explained.statusCode()).isEqualTo(200);
@@ -335,22 +339,23 @@ class StrategyEngineApplicationIT {
               assertThat(statuses).doesNotContainKey(key);
             });
     // the tombstones too
-    assertPublishedBeforeStored(key, Topics.DECISIONS.name(), "-decisions-changelog");
-    assertPublishedBeforeStored(key, Topics.GSLB_STATUS.name(), "-gslb-status-changelog");
+    assertPublishedBeforeStored(key, Topics.DECISIONS.name(), EngineTopology.DECISIONS_STORE);
+    assertPublishedBeforeStored(key, Topics.GSLB_STATUS.name(), EngineTopology.GSLB_STATUS_STORE);
   }
 
   /**
-   * Every changelog record of {@code key} in the store whose changelog ends with {@code suffix} was
-   * sent after an output record of the key on {@code output} (prefixed), one for one.
+   * Every changelog record of {@code key} in {@code store} was sent after an output record of the
+   * key on {@code output} (prefixed), one for one.
    */
-  private static void assertPublishedBeforeStored(String key, String output, String suffix) {
+  private static void assertPublishedBeforeStored(String key, String output, String store) {
+    String changelog = "strategy-engine-it-" + store + "-changelog";
     List<String> sent = SendOrder.topicsOf(key);
     int published = 0;
     int stored = 0;
     for (String topic : sent) {
       if (topic.equals(PREFIX + output)) {
         published++;
-      } else if (topic.endsWith(suffix)) {
+      } else if (topic.equals(changelog)) {
         stored++;
         assertThat(stored)
             .as(
@@ -359,7 +364,20 @@ class StrategyEngineApplicationIT {
             .isLessThanOrEqualTo(published);
       }
     }
-    assertThat(stored).as("changelog records of %s in %s: %s", key, suffix, sent).isPositive();
+    assertThat(stored).as("changelog records of %s in %s: %s", key, changelog, sent).isPositive();
+  }
+
+  @Test
+  void storeMetersOfEveryStoreTypeShareTheirTagKeys() {
+    registry.gauge(
+        "kafka.stream.state.it.rate", Tags.of("in.memory.state.id", "gslb-deadlines"), 1.0);
+
+    assertThat(
+            registry
+                .find("kafka.stream.state.it.rate")
+                .tags("state.id", "gslb-deadlines", "store.type", "in.memory")
+                .gauge())
+        .isNotNull();
   }
 
   private void pollStatuses() {

@@ -11,6 +11,7 @@ import dev.cairn.strategyengine.stream.InputErrorHandler;
 import dev.cairn.strategyengine.stream.InputErrors;
 import dev.cairn.strategyengine.stream.StreamsFailures;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.config.MeterFilter;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
@@ -55,6 +56,12 @@ class StrategyEngineConfiguration {
    * switch). {@code LeaveGroupOnCloseIT} checks the effect.
    */
   static final String LEAVE_GROUP_ON_CLOSE = "internal.leave.group.on.close";
+
+  /** One set of tag keys for the state stores' meters, whatever the store type. */
+  @Bean
+  MeterFilter stateStoreMeterTags() {
+    return new StateStoreMeterTags();
+  }
 
   @Bean
   EngineMetrics engineMetrics(MeterRegistry registry) {
