@@ -9,6 +9,7 @@ import dev.cairn.healthprober.probe.ReplyClassifier;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -89,11 +90,29 @@ public final class DnsLookup {
       String bailiwick,
       LatencyListener latency,
       Consumer<Answer> done) {
+    query(query, servers, start, attempts, timeout, bailiwick, latency, () -> true, done);
+  }
+
+  /**
+   * As {@link #query(EncodedQuery, List, int, int, Duration, String, LatencyListener, Consumer)},
+   * asking {@code mayRetry} before each attempt after the first: when it says no, the last
+   * attempt's answer is the lookup's (a prober stops retrying a peer whose circuit has opened).
+   */
+  public void query(
+      EncodedQuery query,
+      List<ServerAddress> servers,
+      int start,
+      int attempts,
+      Duration timeout,
+      String bailiwick,
+      LatencyListener latency,
+      BooleanSupplier mayRetry,
+      Consumer<Answer> done) {
     if (servers.isEmpty()) {
       done.accept(new Answer(QueryResult.of(ProbeStatus.ERROR, "no servers"), null, null));
       return;
     }
-    new Attempts(query, servers, attempts, timeout.toNanos(), bailiwick, latency, done)
+    new Attempts(query, servers, attempts, timeout.toNanos(), bailiwick, latency, mayRetry, done)
         .send(Math.floorMod(start, servers.size()), 1);
   }
 
@@ -105,6 +124,7 @@ public final class DnsLookup {
     private final long timeoutNanos;
     private final String bailiwick;
     private final LatencyListener latency;
+    private final BooleanSupplier mayRetry;
     private final Consumer<Answer> done;
 
     Attempts(
@@ -114,6 +134,7 @@ public final class DnsLookup {
         long timeoutNanos,
         String bailiwick,
         LatencyListener latency,
+        BooleanSupplier mayRetry,
         Consumer<Answer> done) {
       this.query = query;
       this.servers = servers;
@@ -121,6 +142,7 @@ public final class DnsLookup {
       this.timeoutNanos = timeoutNanos;
       this.bailiwick = bailiwick;
       this.latency = latency;
+      this.mayRetry = mayRetry;
       this.done = done;
     }
 
@@ -131,7 +153,9 @@ public final class DnsLookup {
           timeoutNanos,
           exchange -> {
             Answer answer = classify(query, exchange, bailiwick, latency);
-            if (answer.result().status().reachable() || attempt >= attempts) {
+            if (answer.result().status().reachable()
+                || attempt >= attempts
+                || !mayRetry.getAsBoolean()) {
               done.accept(answer);
             } else {
               send((index + 1) % servers.size(), attempt + 1);

@@ -25,6 +25,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -35,15 +36,16 @@ import java.util.function.LongSupplier;
  * slow or dead peer never delays another.
  *
  * <p>A host probe sends the A and the AAAA question at once; each retries on the peer's next server
- * while unreachable. While the circuit is open, no query is sent: the host gets an outcome with the
- * status of the failures that opened it (TIMEOUT or ERROR), and {@code failingSince} from the start
- * of the peer's failure run, so the published state stays honest (settling). Settling is lazy:
- * every host is settled once with that outcome, and after that, while the outcome and the host plan
- * stay the same, a round settles again only the hosts whose last answer crosses a staleness
- * threshold (the only news an unchanged outcome can bring) and those a trial probe changed; so a
- * round of a dead peer costs work in proportion to the news, not to the number of hosts. Settling
- * runs on the sweeping thread or the scheduler's, never on the DNS reader thread, which serves the
- * replies of every peer.
+ * while unreachable, until the circuit opens (a probe in flight then ends with the attempt it is
+ * on). While the circuit is open, no query is sent: the host gets an outcome with the status of the
+ * failures that opened it (TIMEOUT or ERROR), and {@code failingSince} from the start of the peer's
+ * failure run, so the published state stays honest (settling). Settling is lazy: every host is
+ * settled once with that outcome, and after that, while the outcome and the host plan stay the
+ * same, a round settles again only the hosts whose last answer crosses a staleness threshold (the
+ * only news an unchanged outcome can bring) and those a trial probe changed; so a round of a dead
+ * peer costs work in proportion to the news, not to the number of hosts. Settling runs on the
+ * sweeping thread or the scheduler's, never on the DNS reader thread, which serves the replies of
+ * every peer.
  */
 final class PeerProbe {
 
@@ -91,6 +93,7 @@ final class PeerProbe {
   private final LongSupplier planGeneration;
   private final AtomicBoolean settleQueued = new AtomicBoolean();
   private final DnsLookup.LatencyListener latency = this::latency;
+  private final BooleanSupplier mayRetry = this::mayRetry;
   private final Queue<String> queue = new ConcurrentLinkedQueue<>();
   private final Set<String> queued = ConcurrentHashMap.newKeySet();
   private final AtomicInteger wip = new AtomicInteger();
@@ -466,6 +469,7 @@ final class PeerProbe {
         settings.timeout(),
         q.bailiwick(),
         latency,
+        mayRetry,
         probe::a);
     lookup.query(
         q.aaaa(),
@@ -475,7 +479,20 @@ final class PeerProbe {
         settings.timeout(),
         q.bailiwick(),
         latency,
+        mayRetry,
         probe::aaaa);
+  }
+
+  /**
+   * Whether a probe in flight may send its next attempt: not once the circuit is open. The probes
+   * sent before it opened then end with the attempt they are on instead of running through every
+   * attempt (up to {@code attempts × timeout} later), so the peer's last hosts are known
+   * unreachable as soon after the opening as its first ones, and no query goes out while the
+   * circuit is open.
+   */
+  private boolean mayRetry() {
+    CircuitBreaker.State state = breaker.getState();
+    return state != CircuitBreaker.State.OPEN && state != CircuitBreaker.State.FORCED_OPEN;
   }
 
   /** One probe of a host: its A and AAAA lookups, finished when both have answered. */

@@ -197,6 +197,66 @@ class PeerProbeIT {
     }
   }
 
+  @Test
+  void aProbeInFlightWhenTheCircuitOpensEndsWithTheAttemptItIsOn() throws Exception {
+    ExecutorService settler = Executors.newSingleThreadExecutor(r -> new Thread(r, "test-settler"));
+    try (TestDnsServer dead = TestDnsServer.start("127.0.0.1", "cloud.test");
+        DnsClient client = new DnsClient(new DnsClient.Settings(1, 1232, 1))) {
+      dead.blackHole(true);
+      // a window no single probe can fill: the circuit opens only when the test opens it
+      CircuitBreaker breaker =
+          CircuitBreaker.of(
+              "peer-us",
+              CircuitBreakerConfig.custom()
+                  .slidingWindow(100, 100, CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+                  .waitDurationInOpenState(Duration.ofHours(1))
+                  .build());
+      Bulkhead bulkhead =
+          Bulkhead.of(
+              "peer-us",
+              BulkheadConfig.custom().maxConcurrentCalls(1).maxWaitDuration(Duration.ZERO).build());
+      String host = "h0.cloud.test";
+      String name = "localtargets-" + host;
+      HostQueries queries =
+          new HostQueries(
+              host,
+              client.encode(name, RecordType.A, false),
+              client.encode(name, RecordType.AAAA, false),
+              "cloud.test");
+      Map<String, ProbeStatus> outcomes = new ConcurrentHashMap<>();
+      PeerProbe probe =
+          new PeerProbe(
+              new Peer("us", List.of(dead.address())),
+              breaker,
+              bulkhead,
+              new DnsLookup(client, 64),
+              h -> h.equals(host) ? queries : null,
+              // three attempts of 2 s each: 6 s to run through them all
+              new PeerProbe.Settings(Duration.ofSeconds(2), 3),
+              Clock.systemUTC(),
+              new ProbeMetrics(new SimpleMeterRegistry()),
+              (geoTag, h, outcome) -> {
+                outcomes.put(h, outcome.status());
+                return null;
+              },
+              settler,
+              () -> 0);
+
+      probe.enqueue(List.of(host));
+      // the first attempt of the A and the AAAA question is out: the circuit opens now
+      await().pollInterval(Duration.ofMillis(5)).until(() -> dead.totalQueries() == 2);
+      breaker.transitionToOpenState();
+
+      await().until(() -> outcomes.containsKey(host) && probe.queued() == 0);
+      assertThat(outcomes).containsEntry(host, ProbeStatus.TIMEOUT);
+      // no second attempt: the outcome is the first attempt's timeout (with retries, the second
+      // and third attempts would have gone out before it)
+      assertThat(dead.totalQueries()).isEqualTo(2);
+    } finally {
+      settler.shutdownNow();
+    }
+  }
+
   private static double skipped(MeterRegistry meters) {
     var c = meters.find("cairn.prober.probes.skipped").counter();
     return c == null ? 0 : c.count();
