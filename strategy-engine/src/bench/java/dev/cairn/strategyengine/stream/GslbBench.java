@@ -890,8 +890,8 @@ class GslbBench {
   /**
    * A peer's answers for every host change at once, as when a peer fails (the local stack's S2
    * burst, without the rest of the stack): every Gslb's "us" answer gets new targets, sent as fast
-   * as the producer takes them, and the decisions that follow are counted until none has come for
-   * 2 s; {@code -Dbench.bursts=} times (default 3), each to other targets. Reports the time from
+   * as the producer takes them, and the decisions that follow are counted until every Gslb has its
+   * new one (or none has come for 60 s); {@code -Dbench.bursts=} times (default 3), each to other targets. Reports the time from
    * the first answer sent to the last decision received, the decisions per second, and the
    * threads' CPU meanwhile (how much of the engine's share of a failover in the stack is its own
    * work and how much waiting for a core).
@@ -925,27 +925,45 @@ class GslbBench {
       }
       producer.flush();
       sent = System.nanoTime();
+      // Every Gslb's answer changed, so every Gslb gets one new decision: wait for all of them,
+      // or until none has come for 60 s (then the figure says how many came).
       long last;
+      int count;
       do {
         Thread.sleep(200);
         synchronized (received) {
+          count = received.size();
           last = received.isEmpty() ? start : received.get(received.size() - 1);
         }
-      } while (System.nanoTime() - Math.max(last, sent) < Duration.ofSeconds(2).toNanos());
+      } while (count < gslbs.size()
+          && System.nanoTime() - Math.max(last, sent) < Duration.ofSeconds(60).toNanos());
     } finally {
       stop.set(true);
       reader.join();
     }
-    long last = received.isEmpty() ? start : received.get(received.size() - 1);
+    List<Long> times;
+    synchronized (received) {
+      times = List.copyOf(received);
+    }
+    long last = times.isEmpty() ? start : times.get(times.size() - 1);
+    long longestGap = 0;
+    long previous = start;
+    for (long t : times) {
+      longestGap = Math.max(longestGap, t - previous);
+      previous = t;
+    }
     System.out.printf(
-        "broker: burst %d, %,d peer answers (sent in %.2f s) → %,d decisions, the last %.2f s after"
-            + " the first answer: %,.0f decisions/s%n",
+        "broker: burst %d, %,d peer answers (sent in %.2f s) → %,d decisions, the first %.2f s"
+            + " and the last %.2f s after the first answer: %,.0f decisions/s; the longest wait"
+            + " without a decision %.2f s%n",
         round,
         gslbs.size(),
         (sent - start) / 1e9,
-        received.size(),
+        times.size(),
+        times.isEmpty() ? 0 : (times.get(0) - start) / 1e9,
         (last - start) / 1e9,
-        received.size() / Math.max(1e-9, (last - start) / 1e9));
+        times.size() / Math.max(1e-9, (last - start) / 1e9),
+        longestGap / 1e9);
     printThreadCpu("burst " + round, threadsBefore);
   }
 
