@@ -39,29 +39,12 @@ class PeerProbeIT {
         DnsClient client = new DnsClient(new DnsClient.Settings(1, 1232, 1))) {
       dead.blackHole(true);
       // the first failed probe opens the circuit
-      CircuitBreaker breaker =
-          CircuitBreaker.of(
-              "peer-us",
-              CircuitBreakerConfig.custom()
-                  .slidingWindow(1, 1, CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
-                  .failureRateThreshold(100)
-                  .waitDurationInOpenState(Duration.ofHours(1))
-                  .build());
-      Bulkhead bulkhead =
-          Bulkhead.of(
-              "peer-us",
-              BulkheadConfig.custom().maxConcurrentCalls(1).maxWaitDuration(Duration.ZERO).build());
+      CircuitBreaker breaker = breaker(1);
+      Bulkhead bulkhead = oneAtATime();
       List<String> hosts = List.of("h0.cloud.test", "h1.cloud.test", "h2.cloud.test");
       Map<String, HostQueries> queries = new ConcurrentHashMap<>();
       for (String h : hosts) {
-        String name = "localtargets-" + h;
-        queries.put(
-            h,
-            new HostQueries(
-                h,
-                client.encode(name, RecordType.A, false),
-                client.encode(name, RecordType.AAAA, false),
-                "cloud.test"));
+        queries.put(h, queries(client, h));
       }
       Map<String, String> settledBy = new ConcurrentHashMap<>();
       PeerProbe probe =
@@ -102,30 +85,13 @@ class PeerProbeIT {
     MutableClock clock = new MutableClock(Instant.parse("2026-11-29T12:00:00Z"));
     try (TestDnsServer peer = TestDnsServer.start("127.0.0.1", "cloud.test");
         DnsClient client = new DnsClient(new DnsClient.Settings(1, 1232, 1))) {
-      CircuitBreaker breaker =
-          CircuitBreaker.of(
-              "peer-us",
-              CircuitBreakerConfig.custom()
-                  .slidingWindow(1, 1, CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
-                  .failureRateThreshold(100)
-                  .waitDurationInOpenState(Duration.ofHours(1))
-                  .build());
-      Bulkhead bulkhead =
-          Bulkhead.of(
-              "peer-us",
-              BulkheadConfig.custom().maxConcurrentCalls(1).maxWaitDuration(Duration.ZERO).build());
+      CircuitBreaker breaker = breaker(1);
+      Bulkhead bulkhead = oneAtATime();
       List<String> hosts = List.of("h0.cloud.test", "h1.cloud.test", "h2.cloud.test");
       Map<String, HostQueries> queries = new ConcurrentHashMap<>();
       for (String h : hosts) {
-        String name = "localtargets-" + h;
-        peer.answer(name, "192.0.2.1");
-        queries.put(
-            h,
-            new HostQueries(
-                h,
-                client.encode(name, RecordType.A, false),
-                client.encode(name, RecordType.AAAA, false),
-                "cloud.test"));
+        peer.answer("localtargets-" + h, "192.0.2.1");
+        queries.put(h, queries(client, h));
       }
       NavigableSet<Duration> thresholds = new TreeSet<>(List.of(Duration.ofSeconds(60)));
       AnswerRecorder recorder =
@@ -204,25 +170,10 @@ class PeerProbeIT {
         DnsClient client = new DnsClient(new DnsClient.Settings(1, 1232, 1))) {
       dead.blackHole(true);
       // a window no single probe can fill: the circuit opens only when the test opens it
-      CircuitBreaker breaker =
-          CircuitBreaker.of(
-              "peer-us",
-              CircuitBreakerConfig.custom()
-                  .slidingWindow(100, 100, CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
-                  .waitDurationInOpenState(Duration.ofHours(1))
-                  .build());
-      Bulkhead bulkhead =
-          Bulkhead.of(
-              "peer-us",
-              BulkheadConfig.custom().maxConcurrentCalls(1).maxWaitDuration(Duration.ZERO).build());
+      CircuitBreaker breaker = breaker(100);
+      Bulkhead bulkhead = oneAtATime();
       String host = "h0.cloud.test";
-      String name = "localtargets-" + host;
-      HostQueries queries =
-          new HostQueries(
-              host,
-              client.encode(name, RecordType.A, false),
-              client.encode(name, RecordType.AAAA, false),
-              "cloud.test");
+      HostQueries queries = queries(client, host);
       Map<String, ProbeStatus> outcomes = new ConcurrentHashMap<>();
       PeerProbe probe =
           new PeerProbe(
@@ -255,6 +206,34 @@ class PeerProbeIT {
     } finally {
       settler.shutdownNow();
     }
+  }
+
+  /** A peer's circuit breaker that opens when a window of {@code calls} calls all failed. */
+  private static CircuitBreaker breaker(int calls) {
+    return CircuitBreaker.of(
+        "peer-us",
+        CircuitBreakerConfig.custom()
+            .slidingWindow(calls, calls, CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+            .failureRateThreshold(100)
+            .waitDurationInOpenState(Duration.ofHours(1))
+            .build());
+  }
+
+  /** A bulkhead of one probe at a time. */
+  private static Bulkhead oneAtATime() {
+    return Bulkhead.of(
+        "peer-us",
+        BulkheadConfig.custom().maxConcurrentCalls(1).maxWaitDuration(Duration.ZERO).build());
+  }
+
+  /** The A and AAAA questions for {@code localtargets-<host>} in cloud.test. */
+  private static HostQueries queries(DnsClient client, String host) {
+    String name = "localtargets-" + host;
+    return new HostQueries(
+        host,
+        client.encode(name, RecordType.A, false),
+        client.encode(name, RecordType.AAAA, false),
+        "cloud.test");
   }
 
   private static double skipped(MeterRegistry meters) {
