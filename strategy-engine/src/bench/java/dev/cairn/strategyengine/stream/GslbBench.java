@@ -891,9 +891,10 @@ class GslbBench {
    * A peer's answers for every host change at once, as when a peer fails (the local stack's S2
    * burst, without the rest of the stack): every Gslb's "us" answer gets new targets, sent as fast
    * as the producer takes them, and the decisions that follow are counted until every Gslb has its
-   * new one (or none has come for 60 s); {@code -Dbench.bursts=} times (default 3), each to other targets. Reports the time from
-   * the first answer sent to the last decision received, the decisions per second, and the
-   * threads' CPU meanwhile (how much of the engine's share of a failover in the stack is its own
+   * new one (or none has come for 60 s); {@code -Dbench.bursts=} times (default 3), each to other
+   * targets. Reports the time from the first answer sent to the first and the last decision
+   * received, the decisions per second, the longest wait without a decision, and the threads' CPU
+   * meanwhile (how much of the engine's share of a failover in the stack is its own
    * work and how much waiting for a core).
    */
   private void burstOnTheBroker(EmbeddedKafkaKraftBroker broker, List<GslbState> gslbs, int round)
