@@ -155,7 +155,7 @@ class StrategyEngineConfiguration {
   }
 
   @Bean
-  KStream<String, byte[]> decisionStream(StreamsBuilder builder, EngineTopology topology) {
+  KStream<String, ?> decisionStream(StreamsBuilder builder, EngineTopology topology) {
     return topology.build(builder);
   }
 

@@ -16,7 +16,6 @@ import java.util.Arrays;
 import java.util.function.BiFunction;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -151,28 +150,34 @@ final class EngineJson {
   }
 
   /**
-   * The serde of values that are already encoded with this mapper ({@link EncodedStore}): written
-   * as they are, with the schema-version header {@link CairnSerializer} adds.
+   * The serde of the processor's outputs as published: each output's bytes, already encoded with
+   * this mapper ({@link EncodedStore}), written as they are, with the schema-version header {@link
+   * CairnSerializer} adds; {@code null} bytes are a tombstone. Sink only: outputs are never read
+   * back through it.
    */
-  static Serde<byte[]> encoded() {
-    return Serdes.serdeFrom(new Encoded(), new ByteArrayDeserializer());
+  static Serde<EngineOutput> outputs() {
+    return Serdes.serdeFrom(
+        new Outputs(),
+        (topic, bytes) -> {
+          throw new UnsupportedOperationException("engine outputs are only written");
+        });
   }
 
-  /** Writes encoded bytes as they are and stamps the header as {@link CairnSerializer} does. */
-  private static final class Encoded implements Serializer<byte[]> {
+  /** Writes an output's bytes as they are and stamps the header as {@link CairnSerializer} does. */
+  private static final class Outputs implements Serializer<EngineOutput> {
 
     @Override
-    public byte[] serialize(String topic, byte[] data) {
-      return data;
+    public byte[] serialize(String topic, EngineOutput output) {
+      return output == null ? null : output.value();
     }
 
     @Override
-    public byte[] serialize(String topic, Headers headers, byte[] data) {
+    public byte[] serialize(String topic, Headers headers, EngineOutput output) {
       if (headers != null) {
         headers.remove(SchemaVersion.HEADER);
         headers.add(SchemaVersion.HEADER, SchemaVersion.CURRENT.toHeader());
       }
-      return data;
+      return serialize(topic, output);
     }
   }
 

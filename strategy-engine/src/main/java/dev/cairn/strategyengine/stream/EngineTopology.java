@@ -34,7 +34,6 @@ import java.util.stream.Stream;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -231,10 +230,10 @@ public final class EngineTopology {
   }
 
   /**
-   * Adds the stores, sources, processor and sinks to {@code builder}; returns the decisions as
-   * published (Cairn JSON; the Gslb statuses go to their own sink).
+   * Adds the stores, sources, processor and sink to {@code builder}; returns the processor's
+   * outputs (decisions and Gslb statuses, Cairn JSON, each to its own topic).
    */
-  public KStream<String, byte[]> build(StreamsBuilder builder) {
+  public KStream<String, ?> build(StreamsBuilder builder) {
     storeBuilders().forEach(builder::addStateStore);
 
     KStream<String, TopologyInput> routes = received(builder, Topics.ROUTES, RouteInput::new);
@@ -285,24 +284,14 @@ public final class EngineTopology {
                 Stream.of(STORES, INPUT_STORES, ENCODED_STORES)
                     .flatMap(stores -> stores.keySet().stream())
                     .toArray(String[]::new));
-    Map<String, KStream<String, EngineOutput>> branches =
-        outputs
-            .split(Named.as("output-"))
-            .branch((key, value) -> value instanceof DecisionOutput, Branched.as("decisions"))
-            .defaultBranch(Branched.as("statuses"));
-    KStream<String, byte[]> decisions =
-        branches
-            .get("output-decisions")
-            .mapValues(EngineOutput::value, Named.as("decision-values"));
-    KStream<String, byte[]> statuses =
-        branches.get("output-statuses").mapValues(EngineOutput::value, Named.as("status-values"));
-    decisions.to(
-        topics.name(Topics.DECISIONS),
-        Produced.with(Serdes.String(), EngineJson.encoded()).withName("decisions-sink"));
-    statuses.to(
-        topics.name(Topics.GSLB_STATUS),
-        Produced.with(Serdes.String(), EngineJson.encoded()).withName("gslb-status-sink"));
-    return decisions;
+    // One sink that picks the topic by the output's type: an output goes from the processor
+    // straight to the producer, without a branch and a mapValues node on its way.
+    String decisionsTopic = topics.name(Topics.DECISIONS);
+    String statusTopic = topics.name(Topics.GSLB_STATUS);
+    outputs.to(
+        (key, output, context) -> output instanceof DecisionOutput ? decisionsTopic : statusTopic,
+        Produced.with(Serdes.String(), EngineJson.outputs()).withName("outputs-sink"));
+    return outputs;
   }
 
   /** A source whose values reach the processor with the bytes they arrived as. */

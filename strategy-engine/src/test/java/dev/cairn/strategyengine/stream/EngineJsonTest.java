@@ -135,13 +135,20 @@ class EngineJsonTest {
     RecordHeaders headers = new RecordHeaders();
     headers.add(SchemaVersion.HEADER, "0.9".getBytes(StandardCharsets.UTF_8));
 
-    byte[] written = EngineJson.encoded().serializer().serialize("t", headers, encoded);
+    byte[] written =
+        EngineJson.outputs()
+            .serializer()
+            .serialize("t", headers, new EngineOutput.DecisionOutput(encoded));
 
     assertThat(written).isSameAs(encoded);
     assertThat(headers.headers(SchemaVersion.HEADER)).hasSize(1);
     assertThat(headers.lastHeader(SchemaVersion.HEADER).value())
         .isEqualTo(SchemaVersion.CURRENT.toHeader());
-    assertThat(EngineJson.encoded().serializer().serialize("t", headers, null)).isNull();
+    assertThat(
+            EngineJson.outputs()
+                .serializer()
+                .serialize("t", headers, new EngineOutput.StatusOutput(null)))
+        .isNull();
   }
 
   private static RecordHeaders header(String version) {
