@@ -100,18 +100,6 @@ final class EncodedStore<V> {
   }
 
   /**
-   * Stores {@code value} unless an equal one is stored; returns its bytes, or {@code null} when
-   * nothing changed.
-   */
-  byte[] putIfChanged(String key, V value) {
-    byte[] encoded = changed(key, value);
-    if (encoded != null) {
-      put(key, value, encoded);
-    }
-    return encoded;
-  }
-
-  /**
    * The bytes of {@code value} when they differ from those stored under {@code key}, not yet stored
    * (publish them, then {@link #put} them: the output goes to the broker ahead of the store's
    * changelog record); {@code null} when nothing changed.

@@ -86,14 +86,38 @@ class StoreCopiesTest {
     EncodedStore<TargetDecision> decisions = new EncodedStore<>(store, TargetDecision.class);
     TargetDecision first = decision("192.0.2.1");
 
-    byte[] encoded = decisions.putIfChanged(KEY, first);
+    byte[] encoded = changedAndStored(decisions, KEY, first);
 
     assertThat(encoded).isEqualTo(EngineJson.encode(first));
     assertThat(store.get(KEY)).isEqualTo(encoded);
-    assertThat(decisions.putIfChanged(KEY, decision("192.0.2.1"))).isNull();
+    assertThat(changedAndStored(decisions, KEY, decision("192.0.2.1"))).isNull();
     assertThat(decisions.holds(KEY, decision("192.0.2.2"))).isFalse();
-    assertThat(decisions.putIfChanged(KEY, decision("192.0.2.2")))
+    assertThat(changedAndStored(decisions, KEY, decision("192.0.2.2")))
         .isEqualTo(EngineJson.encode(decision("192.0.2.2")));
+  }
+
+  @Test
+  void aChangedValueIsNotStoredUntilItIsPut() {
+    EncodedStore<TargetDecision> decisions = new EncodedStore<>(store, TargetDecision.class);
+    changedAndStored(decisions, KEY, decision("192.0.2.1"));
+
+    byte[] encoded = decisions.changed(KEY, decision("192.0.2.2"));
+
+    assertThat(encoded).isEqualTo(EngineJson.encode(decision("192.0.2.2")));
+    assertThat(store.get(KEY)).isEqualTo(EngineJson.encode(decision("192.0.2.1")));
+    assertThat(decisions.get(KEY)).isEqualTo(decision("192.0.2.1"));
+    decisions.put(KEY, decision("192.0.2.2"), encoded);
+    assertThat(store.get(KEY)).isEqualTo(encoded);
+  }
+
+  /** What the engine does with an output: the changed bytes, published, then stored. */
+  private static byte[] changedAndStored(
+      EncodedStore<TargetDecision> decisions, String key, TargetDecision value) {
+    byte[] encoded = decisions.changed(key, value);
+    if (encoded != null) {
+      decisions.put(key, value, encoded);
+    }
+    return encoded;
   }
 
   @Test
@@ -113,7 +137,7 @@ class StoreCopiesTest {
     store.put(KEY, NOT_JSON);
     EncodedStore<TargetDecision> decisions = new EncodedStore<>(store, TargetDecision.class);
 
-    assertThat(decisions.putIfChanged(KEY, decision("192.0.2.1"))).isNotNull();
+    assertThat(changedAndStored(decisions, KEY, decision("192.0.2.1"))).isNotNull();
     assertThat(store.get(KEY)).isEqualTo(EngineJson.encode(decision("192.0.2.1")));
     decisions.delete(KEY);
     assertThat(store.get(KEY)).isNull();
@@ -141,8 +165,8 @@ class StoreCopiesTest {
     store.put(KEY, EngineJson.encode(decision("192.0.2.1")));
     EncodedStore<TargetDecision> decisions = new EncodedStore<>(store, TargetDecision.class);
 
-    assertThat(decisions.putIfChanged(KEY, decision("192.0.2.1"))).isNull();
-    byte[] changed = decisions.putIfChanged(KEY, decision("192.0.2.2"));
+    assertThat(changedAndStored(decisions, KEY, decision("192.0.2.1"))).isNull();
+    byte[] changed = changedAndStored(decisions, KEY, decision("192.0.2.2"));
 
     assertThat(changed).isEqualTo(EngineJson.encode(decision("192.0.2.2")));
     assertThat(store.get(KEY)).isEqualTo(changed);
