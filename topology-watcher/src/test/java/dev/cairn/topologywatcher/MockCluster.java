@@ -113,6 +113,14 @@ final class MockCluster implements AutoCloseable {
   @Override
   public void close() {
     client.close();
-    server.destroy();
+    try {
+      server.destroy();
+    } catch (IllegalStateException e) {
+      // fabric8's CRUD watch listener can hold the mock server's event loop while a watch the
+      // stopped watcher closed drains (local-stack's IndexedCrudDispatcher explains and avoids
+      // it), and the server's shutdown then gives up after its own timeout. The test's checks
+      // are done by now; the next test starts its own server on another port.
+      System.err.println("MockCluster: " + e.getMessage() + " (" + e.getCause() + "); continuing");
+    }
   }
 }
