@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -149,6 +150,9 @@ class TwoClusterIT {
     List<String> wrong = new CopyOnWriteArrayList<>();
     Map<String, Integer> counts = new ConcurrentHashMap<>();
     AtomicBoolean sampling = new AtomicBoolean(true);
+    // which restart a wrong answer came during, and when: a failure names the service to look at
+    AtomicReference<String> restarting = new AtomicReference<>("none yet");
+    long sampleStart = System.nanoTime();
     Thread sampler =
         new Thread(
             () -> {
@@ -167,7 +171,17 @@ class TwoClusterIT {
                           || answer.equals("ERROR")
                           || answer.equals("SERVFAIL");
                   if (!answer.equals(e.getValue()) && !(down && outage)) {
-                    wrong.add(e.getKey() + " answered " + answer + " instead of " + e.getValue());
+                    wrong.add(
+                        e.getKey()
+                            + " answered "
+                            + answer
+                            + " instead of "
+                            + e.getValue()
+                            + " (restarting "
+                            + restarting.get()
+                            + ", at "
+                            + (System.nanoTime() - sampleStart) / 1_000_000
+                            + " ms)");
                   }
                 }
               }
@@ -182,7 +196,9 @@ class TwoClusterIT {
             responderDown.add(c.name());
           }
           long t0 = System.nanoTime();
+          restarting.set(c.name() + "/" + service);
           c.restart(service);
+          restarting.set("none since " + c.name() + "/" + service);
           if (service.equals("dns-responder")) {
             await()
                 .atMost(Duration.ofSeconds(30))
