@@ -152,12 +152,31 @@ public final class DnsEndpointSource implements EndpointSource {
   }
 
   /**
-   * Every endpoint of every selected object. Only the objects that the informers reported changed
-   * since the last look are looked at again ({@link #changes()}); every other object keeps its
-   * endpoint objects, which the snapshot builder takes as unchanged.
+   * Every endpoint of every selected object, read from the informers' caches (level-triggered: the
+   * caches are the truth, not the notifications about them). An informer is synced once its cache
+   * holds the initial list, while its add notifications may still be on their way to the handler: a
+   * build at the sync that looked only at the notified objects served a zone without the others
+   * (NXDOMAIN from a synced responder; seen after a restart in the local stack's system test). So
+   * every key cached and not yet mapped, and every key mapped and no longer cached, is looked at
+   * here too; an object mapped at its current resource version keeps its endpoint objects, which
+   * the snapshot builder takes as unchanged.
    */
   @Override
   public List<EndpointInput> inputs() {
+    Set<String> cached = new HashSet<>();
+    for (SharedIndexInformer<GenericKubernetesResource> informer : informers) {
+      cached.addAll(informer.getStore().listKeys());
+    }
+    for (String key : cached) {
+      if (!mapped.containsKey(key)) {
+        dirty.add(key);
+      }
+    }
+    for (String key : mapped.keySet()) {
+      if (!cached.contains(key)) {
+        dirty.add(key);
+      }
+    }
     changes();
     List<EndpointInput> inputs = new ArrayList<>(mapped.size() * 2);
     for (Mapped m : mapped.values()) {
