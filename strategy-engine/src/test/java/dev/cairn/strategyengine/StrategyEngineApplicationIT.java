@@ -87,6 +87,7 @@ class StrategyEngineApplicationIT {
   @Autowired private EmbeddedKafkaBroker broker;
   @Autowired private InputErrors inputErrors;
   @Autowired private MeterRegistry registry;
+  @Autowired private org.springframework.kafka.config.KafkaStreamsConfiguration streamsConfig;
   @LocalServerPort private int port;
 
   private static Producer<String, Object> producer;
@@ -365,6 +366,19 @@ class StrategyEngineApplicationIT {
       }
     }
     assertThat(stored).as("changelog records of %s in %s: %s", key, changelog, sent).isPositive();
+  }
+
+  @Test
+  void theProducersBatchAndLingerAsConfigured() {
+    Map<String, Object> config =
+        streamsConfig.asProperties().entrySet().stream()
+            .collect(
+                java.util.stream.Collectors.toMap(e -> (String) e.getKey(), Map.Entry::getValue));
+    // engine.producer-batch-size's default (256KB) and engine.producer-linger's (5ms) reach the
+    // producers: Kafka's own 16 KB batches cost the replay half its throughput.
+    assertThat(config)
+        .containsEntry("producer." + ProducerConfig.BATCH_SIZE_CONFIG, 262_144)
+        .containsEntry("producer." + ProducerConfig.LINGER_MS_CONFIG, 5);
   }
 
   @Test

@@ -1063,6 +1063,9 @@ class GslbBench {
     props.put(
         StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG),
         System.getProperty("bench.linger", "5"));
+    props.put(
+        StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG),
+        System.getProperty("bench.batch-size", "262144")); // engine.producer-batch-size
     String idle = System.getProperty("bench.task-idle");
     if (idle != null) {
       props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, idle);

@@ -105,6 +105,9 @@ class StrategyEngineConfiguration {
         StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG),
         (int) properties.producerLinger().toMillis());
     config.put(
+        StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG),
+        (int) properties.producerBatchSize().toBytes());
+    config.put(
         StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, properties.statestoreCacheMaxBytes());
     config.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, properties.streamThreads());
     config.put(
