@@ -76,13 +76,10 @@ class ProberConfiguration {
   @Bean
   ProducerFactory<String, Object> proberProducerFactory(KafkaProperties kafka) {
     Map<String, Object> config = new HashMap<>(kafka.buildProducerProperties());
-    config.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, PRODUCER_BATCH_SIZE);
+    config.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
     return new DefaultKafkaProducerFactory<>(
         config, new StringSerializer(), new CairnSerializer<>());
   }
-
-  /** The producer's default {@code batch.size}: 256 KB. */
-  static final int PRODUCER_BATCH_SIZE = 256 * 1024;
 
   @Bean
   KafkaTemplate<String, Object> proberKafkaTemplate(ProducerFactory<String, Object> factory) {
