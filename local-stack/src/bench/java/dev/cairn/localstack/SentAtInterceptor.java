@@ -2,6 +2,7 @@ package dev.cairn.localstack;
 
 import java.nio.ByteBuffer;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.producer.ProducerInterceptor;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -40,8 +41,27 @@ public final class SentAtInterceptor implements ProducerInterceptor<Object, Obje
     return sent;
   }
 
+  /**
+   * When each record was acknowledged to its producer (epoch µs), by {@code topic/partition/offset},
+   * changelogs left out: where a hop's time went, send to append and acknowledgement or the
+   * acknowledged record to its consumer.
+   */
+  private static final Map<String, Long> ACKED = new ConcurrentHashMap<>();
+
   @Override
-  public void onAcknowledgement(RecordMetadata metadata, Exception exception) {}
+  public void onAcknowledgement(RecordMetadata metadata, Exception exception) {
+    if (exception == null && metadata != null && metadata.hasOffset()
+        && !metadata.topic().endsWith("-changelog")) {
+      ACKED.put(
+          metadata.topic() + "/" + metadata.partition() + "/" + metadata.offset(),
+          WallClock.micros(System.nanoTime()));
+    }
+  }
+
+  /** The acknowledgement time of a record (epoch µs), {@code -1} when not known. */
+  static long ackedMicros(String topic, int partition, long offset) {
+    return ACKED.getOrDefault(topic + "/" + partition + "/" + offset, -1L);
+  }
 
   @Override
   public void close() {}

@@ -39,6 +39,8 @@ final class TopicRecorder implements AutoCloseable {
    * @param eventTimeMillis the {@code cairn-event-time} header (epoch ms), {@code -1} without one
    * @param sentMicros the {@link SentAtInterceptor} header (epoch µs of the producer's send), {@code
    *     -1} without one
+   * @param partition the record's partition
+   * @param offset the record's offset
    */
   record Received(
       String key,
@@ -47,7 +49,9 @@ final class TopicRecorder implements AutoCloseable {
       long receivedNanos,
       byte[] value,
       long eventTimeMillis,
-      long sentMicros) {
+      long sentMicros,
+      int partition,
+      long offset) {
 
     /** Delivery latency: receipt minus record timestamp, in ms (timestamp resolution 1 ms). */
     double latencyMillis() {
@@ -57,6 +61,14 @@ final class TopicRecorder implements AutoCloseable {
     /** Delivery latency from the stamped send time, in ms; {@code NaN} without the header. */
     double sentLatencyMillis() {
       return sentMicros < 0 ? Double.NaN : (receivedMicros - sentMicros) / 1000.0;
+    }
+
+    /**
+     * When the producer had the broker's acknowledgement of this record (epoch µs, from {@link
+     * SentAtInterceptor}), {@code -1} when unknown.
+     */
+    long ackedMicros(String topic) {
+      return SentAtInterceptor.ackedMicros(topic, partition, offset);
     }
   }
 
@@ -117,7 +129,8 @@ final class TopicRecorder implements AutoCloseable {
           synchronized (list) {
             long eventTime = EventTime.read(r.headers()).map(Instant::toEpochMilli).orElse(-1L);
             long sent = SentAtInterceptor.read(r.headers());
-            list.add(new Received(r.key(), ts, micros, nanos, value, eventTime, sent));
+            list.add(new Received(
+                    r.key(), ts, micros, nanos, value, eventTime, sent, r.partition(), r.offset()));
           }
         }
       }

@@ -82,6 +82,9 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  *       is measured from the send time its producers stamp ({@link SentAtInterceptor}); the
  *       watchers' and probers' producers stamp it too, and their hops are also reported from it,
  *       in microseconds like the anchor (CreateTime is whole milliseconds, truncated: 0-1 ms more).
+ *       Each of those is also split at the producer's acknowledgement (send to acknowledged,
+ *       acknowledged to received) and told apart from this JVM's stop-the-world collections
+ *       ({@link GcPauses}): the hops no pause overlapped are reported on their own.
  * </ol>
  *
  * <p>Options: {@code bench.n}, {@code bench.changes}, {@code bench.rate} (changes per second),
@@ -92,7 +95,8 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * alone keeps the last one N / L seconds after the first; at 1000, 10 s for 10k), {@code
  * bench.linger-ms}
  * (unset: the services' own producer {@code linger.ms}, 5; set, it replaces the watcher's, the
- * prober's and the engine's), {@code bench.e2e-messages} (default 20000: the anchor's round
+ * prober's and the engine's), {@code bench.engine-linger-ms} (the engine's alone, over {@code
+ * bench.linger-ms}), {@code bench.e2e-messages} (default 20000: the anchor's round
  * trips, about 15 s, so that it covers about three probe intervals, the probers' sweeps and the
  * quiet between them in the same mix as the 30-s S1 passes it is compared with; 5000 took 3-4 s,
  * less than one interval, and fell on a sweep or between two by chance), {@code bench.seed-threads}
@@ -123,6 +127,7 @@ class TwoClusterBench {
       Duration.ofMillis(Long.getLong("bench.probe-interval-ms", 5000));
   private final String writerRate = System.getProperty("bench.writer-rate", "10000");
   private final String linger = System.getProperty("bench.linger-ms");
+  private final String engineLinger = System.getProperty("bench.engine-linger-ms");
   private final int e2eMessages = Integer.getInteger("bench.e2e-messages", 20000);
   private final int seedThreads = Integer.getInteger("bench.seed-threads", 4);
   private final boolean runS1 = Boolean.parseBoolean(System.getProperty("bench.s1", "true"));
@@ -131,6 +136,9 @@ class TwoClusterBench {
   private final int s2Rounds = Math.max(1, Integer.getInteger("bench.s2-rounds", 2));
   private final int idleSeconds = Integer.getInteger("bench.idle-seconds", 15);
   private final int jitSettleSeconds = Integer.getInteger("bench.jit-settle-seconds", 240);
+
+  /** This JVM's stop-the-world collections, to tell a hop's tail from a pause (S8). */
+  private final GcPauses gcPauses = new GcPauses();
   private final List<String> report = Collections.synchronizedList(new ArrayList<>());
 
   /** The engine's Streams producers' interceptors, through Spring Boot's Streams properties. */
@@ -158,6 +166,9 @@ class TwoClusterBench {
       // Every Spring Kafka producer (watcher, prober) and the engine's Streams producers.
       System.setProperty("spring.kafka.producer.properties.linger.ms", linger);
       System.setProperty("engine.producer-linger", linger + "ms");
+    }
+    if (engineLinger != null) {
+      System.setProperty("engine.producer-linger", engineLinger + "ms");
     }
     line(
         "two-cluster system benchmark, %s, N=%d Gslbs+routes per cluster, load %s",
@@ -439,9 +450,11 @@ class TwoClusterBench {
                     + " ms, truncated, which adds 0-1 ms to each figure above):",
             SentAtInterceptor.class.getSimpleName());
         line("      during S1: %s", withRatio(sentWindow(all, s1Window), anchorP99));
+        line("        %s", pauseSplit(topic, all, s1Window, anchorP99));
         line(
             "      during S1 reversed, against the anchor run alongside: %s",
             withRatio(sentWindow(all, backWindow), loadedP99));
+        line("        %s", pauseSplit(topic, all, backWindow, loadedP99));
       }
     }
     line(
@@ -450,6 +463,59 @@ class TwoClusterBench {
     line(
         "  engine hop during S1 reversed, against the anchor run alongside: %s",
         withRatio(Stats.of(engineHopBack), loadedP99));
+  }
+
+  /**
+   * The hops of {@link #sentWindow} split by whether a stop-the-world collection of this JVM
+   * overlapped the record's flight (send to receipt): those hops were held by the pause, not by
+   * Kafka or the services; and each hop split at the producer's acknowledgement: send to the
+   * broker's acknowledgement (the producer's queue, the request, the append, the response), and
+   * that acknowledgement to receipt here (negative when the fetch answered first).
+   */
+  private String pauseSplit(
+      String topic, List<TopicRecorder.Received> records, long[] window, double[] anchor) {
+    List<Double> clear = new ArrayList<>();
+    List<Double> toAck = new ArrayList<>();
+    List<Double> ackToReceipt = new ArrayList<>();
+    int held = 0;
+    for (TopicRecorder.Received r : records) {
+      long sentMillis = r.sentMicros() / 1000;
+      if (r.sentMicros() < 0 || sentMillis < window[0] || sentMillis > window[1]) {
+        continue;
+      }
+      long acked = r.ackedMicros(topic);
+      if (acked >= 0) {
+        toAck.add((acked - r.sentMicros()) / 1000.0);
+        ackToReceipt.add((r.receivedMicros() - acked) / 1000.0);
+      }
+      if (gcPauses.overlaps(r.sentMicros(), r.receivedMicros())) {
+        held++;
+      } else {
+        clear.add(r.sentLatencyMillis());
+      }
+    }
+    List<GcPauses.Pause> pauses = gcPauses.within(window[0] * 1000, window[1] * 1000);
+    double total = 0;
+    double longest = 0;
+    for (GcPauses.Pause p : pauses) {
+      double ms = (p.endMicros() - p.startMicros()) / 1000.0;
+      total += ms;
+      longest = Math.max(longest, ms);
+    }
+    return String.format(
+            Locale.ROOT,
+            "GC pauses in the window: %d, %.0f ms in all, longest %.0f ms; hops in flight during"
+                + " one (+/- %d ms): %d; the others: ",
+            pauses.size(),
+            total,
+            longest,
+            GcPauses.SLACK_MICROS / 1000,
+            held)
+        + withRatio(Stats.of(clear), anchor)
+        + "; send -> acknowledged: "
+        + Stats.of(toAck).format()
+        + "; acknowledged -> received: "
+        + Stats.of(ackToReceipt).format();
   }
 
   /** The stats with their p99's ratio to the precise anchor's and, in brackets, the tool's. */
