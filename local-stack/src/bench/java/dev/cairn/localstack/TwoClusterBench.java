@@ -838,6 +838,7 @@ class TwoClusterBench {
         load());
     long writesBefore = euApi.dnsEndpointWrites();
     long statusBefore = euApi.statusWrites();
+    long compiledBefore = compiledMillis();
     long cut = System.nanoTime();
     us.setSilent(true);
     try {
@@ -851,6 +852,7 @@ class TwoClusterBench {
       us.setSilent(false);
     }
     long end = System.nanoTime();
+    long compiled = compiledMillis() - compiledBefore;
     long writes = euApi.dnsEndpointWrites() - writesBefore;
     long statuses = euApi.statusWrites() - statusBefore;
     long cutMicros = WallClock.micros(cut);
@@ -929,6 +931,9 @@ class TwoClusterBench {
         "    of which writer: decision received -> write at the API      %s",
         Stats.of(writer).format());
     line("  first failing peer answers by status: %s", firstFailures);
+    line(
+        "  the JIT compiled for %.1f s from the cut to the last failover write (%.1f s)",
+        compiled / 1000.0, (end - cut) / 1e9);
     line(
         "  eu's writes during the failover: %,d DNSEndpoint + %,d Gslb status; first to last"
             + " failover write %.1f s = %.0f writes/s",
