@@ -43,14 +43,30 @@ public final class SentAtInterceptor implements ProducerInterceptor<Object, Obje
 
   /**
    * When each record was acknowledged to its producer (epoch µs), by {@code topic/partition/offset},
-   * changelogs left out: where a hop's time went, send to append and acknowledgement or the
-   * acknowledged record to its consumer.
+   * changelogs left out, while {@link #recordAcknowledgements} is on: where a hop's time went, send
+   * to append and acknowledgement or the acknowledged record to its consumer.
    */
   private static final Map<String, Long> ACKED = new ConcurrentHashMap<>();
 
+  private static volatile boolean recording;
+
+  /** Starts or stops noting acknowledgements (off: the map does not grow with the whole run). */
+  static void recordAcknowledgements(boolean on) {
+    recording = on;
+  }
+
+  /** Drops every acknowledgement noted. */
+  static void forgetAcknowledgements() {
+    recording = false;
+    ACKED.clear();
+  }
+
   @Override
   public void onAcknowledgement(RecordMetadata metadata, Exception exception) {
-    if (exception == null && metadata != null && metadata.hasOffset()
+    if (recording
+        && exception == null
+        && metadata != null
+        && metadata.hasOffset()
         && !metadata.topic().endsWith("-changelog")) {
       ACKED.put(
           metadata.topic() + "/" + metadata.partition() + "/" + metadata.offset(),

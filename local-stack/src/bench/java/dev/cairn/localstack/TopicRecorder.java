@@ -129,7 +129,8 @@ final class TopicRecorder implements AutoCloseable {
           synchronized (list) {
             long eventTime = EventTime.read(r.headers()).map(Instant::toEpochMilli).orElse(-1L);
             long sent = SentAtInterceptor.read(r.headers());
-            list.add(new Received(
+            list.add(
+                new Received(
                     r.key(), ts, micros, nanos, value, eventTime, sent, r.partition(), r.offset()));
           }
         }
