@@ -72,11 +72,21 @@ final class TopicRecorder implements AutoCloseable {
     }
   }
 
-  private final KafkaConsumer<String, byte[]> consumer;
   private final Set<String> keepValues;
   private final Map<String, List<Received>> received = new ConcurrentHashMap<>();
-  private final Thread thread;
+  private final List<Reader> readers = new ArrayList<>();
   private volatile boolean running = true;
+
+  /**
+   * Starts recording with one consumer for all the topics.
+   *
+   * @param bootstrapServers the broker
+   * @param topics the topics to record
+   * @param keepValues the topics whose values are kept
+   */
+  TopicRecorder(String bootstrapServers, List<String> topics, Set<String> keepValues) {
+    this(bootstrapServers, topics, keepValues, false);
+  }
 
   /**
    * Starts recording.
@@ -84,61 +94,85 @@ final class TopicRecorder implements AutoCloseable {
    * @param bootstrapServers the broker
    * @param topics the topics to record
    * @param keepValues the topics whose values are kept
+   * @param consumerPerTopic one consumer (and thread) per topic, as each service reads only its
+   *     own topics, instead of one consumer whose fetches cover every topic
    */
-  TopicRecorder(String bootstrapServers, List<String> topics, Set<String> keepValues) {
+  TopicRecorder(
+      String bootstrapServers,
+      List<String> topics,
+      Set<String> keepValues,
+      boolean consumerPerTopic) {
     this.keepValues = Set.copyOf(keepValues);
-    this.consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrapServers,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                false,
-                ConsumerConfig.CLIENT_ID_CONFIG,
-                "cairn-bench-recorder"),
-            new StringDeserializer(),
-            new ByteArrayDeserializer());
-    List<TopicPartition> partitions = new ArrayList<>();
     for (String topic : topics) {
       received.put(topic, new ArrayList<>());
-      consumer
-          .partitionsFor(topic, Duration.ofSeconds(30))
-          .forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
     }
-    consumer.assign(partitions);
-    consumer.seekToEnd(partitions);
-    partitions.forEach(consumer::position);
-    this.thread = new Thread(this::run, "topic-recorder");
-    this.thread.setDaemon(true);
-    this.thread.start();
+    if (consumerPerTopic) {
+      for (String topic : topics) {
+        readers.add(new Reader(bootstrapServers, List.of(topic), "topic-recorder-" + topic));
+      }
+    } else {
+      readers.add(new Reader(bootstrapServers, topics, "topic-recorder"));
+    }
+    readers.forEach(r -> r.thread.start());
   }
 
-  private void run() {
-    try {
-      while (running) {
-        ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofSeconds(1));
-        if (records.isEmpty()) {
-          continue;
-        }
-        long nanos = System.nanoTime();
-        long micros = WallClock.micros(nanos);
-        for (ConsumerRecord<String, byte[]> r : records) {
-          long ts = r.timestampType() == TimestampType.CREATE_TIME ? r.timestamp() : -1;
-          byte[] value = keepValues.contains(r.topic()) ? r.value() : null;
-          List<Received> list = received.get(r.topic());
-          synchronized (list) {
-            long eventTime = EventTime.read(r.headers()).map(Instant::toEpochMilli).orElse(-1L);
-            long sent = SentAtInterceptor.read(r.headers());
-            list.add(
-                new Received(
-                    r.key(), ts, micros, nanos, value, eventTime, sent, r.partition(), r.offset()));
+  /** One consumer, assigned every partition of its topics from their ends, and its thread. */
+  private final class Reader {
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final Thread thread;
+
+    Reader(String bootstrapServers, List<String> topics, String name) {
+      this.consumer =
+          new KafkaConsumer<>(
+              Map.of(
+                  ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                  bootstrapServers,
+                  ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                  false,
+                  ConsumerConfig.CLIENT_ID_CONFIG,
+                  "cairn-bench-recorder"),
+              new StringDeserializer(),
+              new ByteArrayDeserializer());
+      List<TopicPartition> partitions = new ArrayList<>();
+      for (String topic : topics) {
+        consumer
+            .partitionsFor(topic, Duration.ofSeconds(30))
+            .forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+      }
+      consumer.assign(partitions);
+      consumer.seekToEnd(partitions);
+      partitions.forEach(consumer::position);
+      this.thread = new Thread(this::run, name);
+      this.thread.setDaemon(true);
+    }
+
+    private void run() {
+      try {
+        while (running) {
+          ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofSeconds(1));
+          if (records.isEmpty()) {
+            continue;
+          }
+          long nanos = System.nanoTime();
+          long micros = WallClock.micros(nanos);
+          for (ConsumerRecord<String, byte[]> r : records) {
+            long ts = r.timestampType() == TimestampType.CREATE_TIME ? r.timestamp() : -1;
+            byte[] value = keepValues.contains(r.topic()) ? r.value() : null;
+            List<Received> list = received.get(r.topic());
+            synchronized (list) {
+              long eventTime = EventTime.read(r.headers()).map(Instant::toEpochMilli).orElse(-1L);
+              long sent = SentAtInterceptor.read(r.headers());
+              list.add(
+                  new Received(
+                      r.key(), ts, micros, nanos, value, eventTime, sent, r.partition(), r.offset()));
+            }
           }
         }
+      } catch (WakeupException e) {
+        // closing
+      } finally {
+        consumer.close(Duration.ofSeconds(5));
       }
-    } catch (WakeupException e) {
-      // closing
-    } finally {
-      consumer.close(Duration.ofSeconds(5));
     }
   }
 
@@ -153,11 +187,14 @@ final class TopicRecorder implements AutoCloseable {
   @Override
   public void close() {
     running = false;
-    consumer.wakeup();
-    try {
-      thread.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    readers.forEach(r -> r.consumer.wakeup());
+    for (Reader r : readers) {
+      try {
+        r.thread.join(10_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 }

@@ -107,7 +107,9 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * {@code bench.s1} ({@code false} runs S2 alone right after
  * settling: the fabric8 mock API stalls for up
  * to a minute when a watch closes, about six minutes after the services start, which larger runs
- * otherwise reach), {@code bench.log-level} (default WARN). The report is printed and written to
+ * otherwise reach), {@code bench.recorder-per-topic} ({@code true}: the topic recorder reads
+ * each topic with a consumer of its own instead of one consumer for all), {@code bench.log-level}
+ * (default WARN). The report is printed and written to
  * {@code target/bench/two-cluster-n<N>.txt}. Nothing about speed is asserted; the run fails only
  * when a change or a failover is never observed.
  */
@@ -131,6 +133,8 @@ class TwoClusterBench {
   private final int e2eMessages = Integer.getInteger("bench.e2e-messages", 20000);
   private final int seedThreads = Integer.getInteger("bench.seed-threads", 4);
   private final boolean runS1 = Boolean.parseBoolean(System.getProperty("bench.s1", "true"));
+  private final boolean recorderPerTopic =
+      Boolean.parseBoolean(System.getProperty("bench.recorder-per-topic", "false"));
   private final boolean s1Warmup =
       Boolean.parseBoolean(System.getProperty("bench.s1-warmup", "true"));
   private final int s2Rounds = Math.max(1, Integer.getInteger("bench.s2-rounds", 2));
@@ -209,7 +213,8 @@ class TwoClusterBench {
                           recordedTopics(),
                           Set.of(
                               topic(SECONDARY, Topics.PEER_ANSWERS),
-                              topic(PRIMARY, Topics.PEER_ANSWERS))));
+                              topic(PRIMARY, Topics.PEER_ANSWERS)),
+                          recorderPerTopic));
                   servicesStart[0] = System.nanoTime();
                 }
               });
@@ -990,7 +995,8 @@ class TwoClusterBench {
     line(
         "settings: engine commit-interval %s, statestore-cache-max-bytes %d, producer-linger %s;"
             + " writer rate-limit %s writes/s, burst %s (default 50/100); prober interval %s,"
-            + " query-timeout %s, query-attempts %d; watcher and prober linger.ms %s",
+            + " query-timeout %s, query-attempts %d; watcher and prober linger.ms %s; topic"
+            + " recorder: %s",
         engine.commitInterval(),
         engine.statestoreCacheMaxBytes(),
         engine.producerLinger(),
@@ -999,7 +1005,8 @@ class TwoClusterBench {
         prober.interval(),
         prober.queryTimeout(),
         prober.queryAttempts(),
-        linger == null ? "5 (their default)" : linger);
+        linger == null ? "5 (their default)" : linger,
+        recorderPerTopic ? "a consumer per topic" : "one consumer for every topic");
   }
 
   /**

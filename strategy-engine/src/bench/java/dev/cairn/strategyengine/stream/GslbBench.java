@@ -92,7 +92,9 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * -Dbench.preload-age=} (seconds the pre-loaded records are old, default 60), {@code
  * -Dbench.max-delay=} (the engine's {@code catch-up.max-delay} in ms, default 1000), {@code -Dbench.idle=}
  * ({@code catch-up.idle} in ms), {@code -Dbench.rounds=} (measured rounds of the one-core runs,
- * default 10). Figures are printed;
+ * default 10), {@code -Dbench.partitions=} (partitions of every topic on the broker, default 1;
+ * the inputs are spread by namespace), {@code -Dbench.stream-threads=} (the engine's {@code
+ * engine.stream-threads}, default 1). Figures are printed;
  * nothing is asserted.
  */
 class GslbBench {
@@ -458,12 +460,12 @@ class GslbBench {
       // has compiled the broker, the clients and the engine (as a long-running engine's has).
       int warmups = Integer.getInteger("bench.warmups", 1);
       for (int i = 1; i <= warmups; i++) {
-        TopicSettings warmup = new TopicSettings("warmup" + i + ".", null, null);
+        TopicSettings warmup = new TopicSettings("warmup" + i + ".", PARTITIONS, null);
         Map<String, ByteBuffer> expected = preload(broker, warmup, gslbs);
         replay(broker, warmup, "gslb-bench-warmup" + i, stateDir, storeType, expected, "warm-up " + i)
             .close(Duration.ofSeconds(30));
       }
-      TopicSettings topics = TopicSettings.defaults();
+      TopicSettings topics = new TopicSettings("", PARTITIONS, null);
       Map<String, ByteBuffer> expected = preload(broker, topics, gslbs);
       KafkaStreams streams =
           replay(broker, topics, "gslb-bench", stateDir, storeType, expected, "measured");
@@ -703,9 +705,9 @@ class GslbBench {
     Replay(EmbeddedKafkaKraftBroker broker, String topic, Map<String, ByteBuffer> expected) {
       this.expected = expected;
       consumer = byteConsumer(broker);
-      TopicPartition decisions = new TopicPartition(topic, 0);
-      consumer.assign(List.of(decisions));
-      consumer.seekToBeginning(List.of(decisions));
+      List<TopicPartition> decisions = partitions(topic);
+      consumer.assign(decisions);
+      consumer.seekToBeginning(decisions);
     }
 
     Result await(KafkaStreams streams, long started, Duration limit) {
@@ -990,10 +992,10 @@ class GslbBench {
       AtomicBoolean stop,
       java.util.function.Consumer<String> onDecision) {
     KafkaConsumer<String, byte[]> consumer = byteConsumer(broker);
-    TopicPartition decisions = new TopicPartition(Topics.DECISIONS.name(), 0);
-    consumer.assign(List.of(decisions));
-    consumer.seekToEnd(List.of(decisions));
-    consumer.position(decisions);
+    List<TopicPartition> decisions = partitions(Topics.DECISIONS.name());
+    consumer.assign(decisions);
+    consumer.seekToEnd(decisions);
+    decisions.forEach(consumer::position);
     Thread reader =
         new Thread(
             () -> {
@@ -1014,12 +1016,33 @@ class GslbBench {
         AdminClient.create(Map.of("bootstrap.servers", broker.getBrokersAsString()))) {
       Map<TopicPartition, OffsetSpec> request = new HashMap<>();
       for (String topic : admin.listTopics().names().get()) {
-        request.put(new TopicPartition(topic, 0), OffsetSpec.latest());
+        for (TopicPartition tp : partitions(topic)) {
+          request.put(tp, OffsetSpec.latest());
+        }
       }
       Map<String, Long> offsets = new java.util.TreeMap<>();
-      admin.listOffsets(request).all().get().forEach((tp, r) -> offsets.put(tp.topic(), r.offset()));
+      admin
+          .listOffsets(request)
+          .all()
+          .get()
+          .forEach((tp, r) -> offsets.merge(tp.topic(), r.offset(), Long::sum));
       return offsets;
     }
+  }
+
+  /**
+   * Partitions of every topic the bench creates ({@code bench.partitions}, default 1; with more,
+   * the inputs are spread by namespace, as the watcher's partitioner does).
+   */
+  private static final int PARTITIONS = Integer.getInteger("bench.partitions", 1);
+
+  /** The partitions of a topic the bench created. */
+  private static List<TopicPartition> partitions(String topic) {
+    List<TopicPartition> partitions = new ArrayList<>();
+    for (int p = 0; p < PARTITIONS; p++) {
+      partitions.add(new TopicPartition(topic, p));
+    }
+    return partitions;
   }
 
   private static KafkaStreams streams(
@@ -1052,6 +1075,9 @@ class GslbBench {
         StreamsConfig.COMMIT_INTERVAL_MS_CONFIG,
         Long.getLong("bench.commit-interval", 1000)); // engine.commit-interval
     props.put(StreamsConfig.POLL_MS_CONFIG, 10); // engine.poll-interval
+    props.put(
+        StreamsConfig.NUM_STREAM_THREADS_CONFIG,
+        Integer.getInteger("bench.stream-threads", 1)); // engine.stream-threads
     props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
     props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
     props.put(
