@@ -84,7 +84,10 @@ import tools.jackson.databind.node.ObjectNode;
  *       into a tree), "did the object change" and "did its spec change" are tree comparisons
  *       (fabric8 builds a JSON diff for each), and the stored object's attributes come from the
  *       updated tree (fabric8 hands over only its JSON, which was parsed again). The answers are
- *       the same request for request ({@code IndexedCrudUpdatesIT}).
+ *       the same request for request ({@code IndexedCrudUpdatesIT});
+ *   <li>core {@code v1} Events include the {@code events.k8s.io/v1} Events in their core form, as
+ *       the API server serves one Event through both APIs ({@link CoreEvents}), so {@code kubectl
+ *       describe} shows the Events Cairn records.
  * </ul>
  *
  * <p>Requests are serialised by a read-write lock (the server calls it from one event loop, so it
@@ -278,6 +281,9 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
 
   private MockResponse read(String path) {
     AttributeSet query = pathAttributes(path);
+    if (isCoreEvents(query)) {
+      return coreEvents(path, query);
+    }
     lock.readLock().lock();
     try {
       Table table = tables.get(tableKey(query));
@@ -300,6 +306,66 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
           new MockResponse()
               .setResponseCode(200)
               .setBody(composer.compose(jsonOf(items), String.valueOf(resourceVersion.get()))));
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** The table of {@code events.k8s.io/v1} Events ({@link #tableKey}). */
+  static final String EVENTS_V1 = "events.k8s.io/v1/events";
+
+  /** True for a read of core {@code v1} Events. */
+  private static boolean isCoreEvents(AttributeSet query) {
+    String api = value(query, KubernetesAttributesExtractor.API);
+    return "events".equals(value(query, KubernetesAttributesExtractor.PLURAL))
+        && "v1".equals(value(query, KubernetesAttributesExtractor.VERSION))
+        && (api == null || api.isEmpty());
+  }
+
+  /**
+   * Core {@code v1} Events, as the API server serves them: the core Events stored and every {@code
+   * events.k8s.io/v1} Event in its core form ({@link CoreEvents}), one by name or a list, filtered
+   * by namespace and field selector. A watch of core Events sees only core Events.
+   */
+  private MockResponse coreEvents(String path, AttributeSet query) {
+    List<CoreEvents.Term> terms;
+    try {
+      terms = CoreEvents.parse(queryParameters(path).get("fieldSelector"));
+    } catch (IllegalArgumentException e) {
+      return status(400, "BadRequest", path + ": " + e.getMessage());
+    }
+    String namespace = value(query, NAMESPACE);
+    String name = value(query, NAME);
+    List<String> items = new ArrayList<>();
+    lock.readLock().lock();
+    try {
+      for (String key : List.of(tableKey(query), EVENTS_V1)) {
+        Table table = tables.get(key);
+        if (table == null) {
+          continue;
+        }
+        Collection<Stored> candidates =
+            namespace == null
+                ? table.objects.values()
+                : table.objects.subMap(namespace + "/", namespace + "0").values();
+        for (Stored candidate : candidates) {
+          JsonNode event = TREES.readTree(candidate.json());
+          JsonNode core = key.equals(EVENTS_V1) ? CoreEvents.toCore(event) : event;
+          String eventName = core.path("metadata").path("name").asString();
+          if ((name == null || name.equals(eventName)) && CoreEvents.matches(terms, core)) {
+            items.add(TREES.writeValueAsString(core));
+          }
+        }
+      }
+      if (name != null) {
+        return items.isEmpty()
+            ? notFound(query)
+            : json(new MockResponse().setResponseCode(200).setBody(items.get(0)));
+      }
+      return json(
+          new MockResponse()
+              .setResponseCode(200)
+              .setBody(composer.compose(items, String.valueOf(resourceVersion.get()))));
     } finally {
       lock.readLock().unlock();
     }

@@ -463,6 +463,79 @@ class MockKubernetesApiIT {
     return names;
   }
 
+  /**
+   * An Event recorded with events.k8s.io/v1 (as the record-writer does) is also a core v1 Event, as
+   * on the API server, so {@code kubectl describe} (core Events by involvedObject) shows it.
+   */
+  @Test
+  void servesEventsOfEventsK8sIoAsCoreEventsToo() {
+    client
+        .events()
+        .v1()
+        .events()
+        .inNamespace(NS)
+        .resource(
+            new io.fabric8.kubernetes.api.model.events.v1.EventBuilder()
+                .withNewMetadata()
+                .withNamespace(NS)
+                .withName("shop.1")
+                .endMetadata()
+                .withNewRegarding()
+                .withApiVersion("k8gb.io/v1beta1")
+                .withKind("Gslb")
+                .withNamespace(NS)
+                .withName("shop")
+                .withUid("u-1")
+                .endRegarding()
+                .withType("Warning")
+                .withReason("InvalidSpec")
+                .withNote("Gslb apps/shop: spec.strategy.type='random': not one of ...")
+                .withAction("Decide")
+                .withReportingController("cairn.dev/record-writer")
+                .withReportingInstance("writer-0")
+                .withNewEventTime("2026-11-30T21:44:03.000000Z")
+                .build())
+        .create();
+
+    List<io.fabric8.kubernetes.api.model.Event> described =
+        client
+            .v1()
+            .events()
+            .inNamespace(NS)
+            .withField("involvedObject.kind", "Gslb")
+            .withField("involvedObject.name", "shop")
+            .list()
+            .getItems();
+    assertThat(described).hasSize(1);
+    io.fabric8.kubernetes.api.model.Event event = described.get(0);
+    assertThat(event.getInvolvedObject().getName()).isEqualTo("shop");
+    assertThat(event.getInvolvedObject().getUid()).isEqualTo("u-1");
+    assertThat(event.getMessage()).startsWith("Gslb apps/shop: spec.strategy.type=");
+    assertThat(event.getReason()).isEqualTo("InvalidSpec");
+    assertThat(event.getType()).isEqualTo("Warning");
+    assertThat(event.getReportingComponent()).isEqualTo("cairn.dev/record-writer");
+    assertThat(event.getEventTime().getTime()).isEqualTo("2026-11-30T21:44:03.000000Z");
+
+    assertThat(
+            client
+                .v1()
+                .events()
+                .inNamespace(NS)
+                .withField("involvedObject.name", "other")
+                .list()
+                .getItems())
+        .isEmpty();
+    assertThat(client.v1().events().inAnyNamespace().list().getItems()).hasSize(1);
+    assertThat(client.v1().events().inNamespace("elsewhere").list().getItems()).isEmpty();
+    assertThat(client.v1().events().inNamespace(NS).withName("shop.1").get().getMessage())
+        .isEqualTo(event.getMessage());
+    assertThat(client.v1().events().inNamespace(NS).withName("nope").get()).isNull();
+    // The events.k8s.io view is unchanged.
+    assertThat(client.events().v1().events().inNamespace(NS).list().getItems())
+        .singleElement()
+        .satisfies(e -> assertThat(e.getRegarding().getName()).isEqualTo("shop"));
+  }
+
   /** Records a watch's events and how it ended. */
   private static final class Recorder implements Watcher<GenericKubernetesResource> {
     final List<Map.Entry<String, GenericKubernetesResource>> events = new CopyOnWriteArrayList<>();
