@@ -183,7 +183,7 @@ class ConcurrentWritesIT {
                   List.of(
                       Map.of(
                           "dnsName",
-                          "r3.example.com",
+                          TestDecisions.dnsName(ns, "r3"),
                           "recordType",
                           "A",
                           "targets",

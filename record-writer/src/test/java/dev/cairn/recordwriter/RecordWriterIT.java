@@ -1,7 +1,9 @@
 package dev.cairn.recordwriter;
 
+import static dev.cairn.recordwriter.TestDecisions.dnsName;
 import static dev.cairn.recordwriter.TestDecisions.objectName;
 import static dev.cairn.recordwriter.TestDecisions.publish;
+import static dev.cairn.recordwriter.TestDecisions.withdraw;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -303,6 +305,53 @@ class RecordWriterIT {
     assertThat(writer.counter("cairn.writer.foreign.refused")).isGreaterThanOrEqualTo(1);
   }
 
+  /**
+   * Two routes publishing the same DNS name: the one whose DNSEndpoint serves it keeps it, the
+   * other leaves it out and its source gets a RecordConflict Event; once the first lets the name
+   * go, the second publishes it.
+   */
+  @Test
+  void oneDnsEndpointPerNameTheOtherLeavesItOutUntilItIsFree() {
+    String shared = dnsName("names", "shared");
+    decisions.send(
+        publish("names", "first", List.of(DnsRecord.of(shared, "A", 30, List.of("192.0.2.1")))));
+    awaitTargets("names", "first", "192.0.2.1");
+
+    decisions.send(
+        publish(
+            "names",
+            "second",
+            List.of(
+                DnsRecord.of(shared, "A", 30, List.of("192.0.2.2")),
+                DnsRecord.of(dnsName("names", "second"), "A", 30, List.of("192.0.2.3")))));
+
+    GenericKubernetesResource second = awaitTargets("names", "second", "192.0.2.3");
+    assertThat(names(second)).containsExactly(dnsName("names", "second"));
+    assertThat(targets(api.get("names", objectName("first")))).containsExactly("192.0.2.1");
+    Event event = awaitEvent("names", "second");
+    assertThat(event.getReason()).isEqualTo("RecordConflict");
+    assertThat(event.getNote())
+        .contains("A " + shared)
+        .contains("DNSEndpoint names/" + objectName("first"));
+
+    decisions.send(withdraw("names", "first"));
+    awaitGone("names", "first");
+    GenericKubernetesResource freed =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> api.get("names", objectName("second")),
+                r -> r != null && names(r).contains(shared));
+    assertThat(targets(freed)).containsExactlyInAnyOrder("192.0.2.2", "192.0.2.3");
+  }
+
+  @SuppressWarnings("unchecked")
+  static List<String> names(GenericKubernetesResource r) {
+    Map<String, Object> spec = (Map<String, Object>) r.getAdditionalProperties().get("spec");
+    List<Map<String, Object>> endpoints = (List<Map<String, Object>>) spec.get("endpoints");
+    return endpoints.stream().map(e -> (String) e.get("dnsName")).toList();
+  }
+
   @Test
   void showsAConflictOnTheSourceAsAnEventOnceNotAtEveryResync() {
     api.create(foreign("shown", objectName("web"), "k8s-direct-dns"));
@@ -381,7 +430,7 @@ class RecordWriterIT {
             List.of(
                 Map.of(
                     "dnsName",
-                    "web.example.com",
+                    dnsName("edit", "web"),
                     "recordType",
                     "A",
                     "targets",
@@ -415,8 +464,8 @@ class RecordWriterIT {
             "invalid",
             "web",
             List.of(
-                DnsRecord.of("web.example.com", "A", 30, List.of("192.0.2.1")),
-                DnsRecord.of("v6.example.com", "A", 30, List.of("2001:db8::1")))));
+                DnsRecord.of(dnsName("invalid", "web"), "A", 30, List.of("192.0.2.1")),
+                DnsRecord.of("v6.invalid.example.com", "A", 30, List.of("2001:db8::1")))));
 
     GenericKubernetesResource r = awaitTargets("invalid", "web", "192.0.2.1");
 
@@ -448,7 +497,7 @@ class RecordWriterIT {
                   List.of(
                       Map.of(
                           "dnsName",
-                          "web.example.com",
+                          dnsName("conflict", "web"),
                           "recordType",
                           "A",
                           "targets",

@@ -23,12 +23,20 @@ final class TestDecisions {
     return "httproute-" + route;
   }
 
+  /**
+   * The DNS name a route publishes, {@code <route>.<namespace>.example.com}: one per route, as two
+   * routes that publish the same name compete for it (one DNSEndpoint per name).
+   */
+  static String dnsName(String namespace, String route) {
+    return route + "." + namespace + ".example.com";
+  }
+
   static TargetDecision publish(String namespace, String route, String... targets) {
     return decision(
         namespace,
         route,
         Disposition.PUBLISH,
-        List.of(DnsRecord.of(route + ".example.com", "A", 30, List.of(targets))),
+        List.of(DnsRecord.of(dnsName(namespace, route), "A", 30, List.of(targets))),
         null,
         "published");
   }

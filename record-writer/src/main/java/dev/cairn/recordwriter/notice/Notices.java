@@ -11,7 +11,9 @@ import dev.cairn.recordwriter.plan.ObjectKey;
 import dev.cairn.recordwriter.plan.Outcome;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -55,8 +57,13 @@ public final class Notices {
       Outcome outcome, Function<String, TargetDecision> decisions) {
     List<Notice> notices = new ArrayList<>();
     Subject record = dnsEndpoint(outcome.key());
+    Map<String, List<Conflict>> namesHeld = new TreeMap<>();
     for (Conflict c : outcome.conflicts()) {
       if (c.kind() == Conflict.Kind.PENDING_SYNC) {
+        continue;
+      }
+      if (c.kind() == Conflict.Kind.NAME_HELD_ELSEWHERE) {
+        namesHeld.computeIfAbsent(c.claimant(), k -> new ArrayList<>()).add(c);
         continue;
       }
       TargetDecision claimant = decisions.apply(c.claimant());
@@ -65,6 +72,30 @@ public final class Notices {
             new Notice(source(claimant), record, Reason.RECORD_CONFLICT, PUBLISH, c.describe()));
       }
     }
+    // One notice per source for the names other DNSEndpoints keep, not one per name.
+    namesHeld.forEach(
+        (source, held) -> {
+          TargetDecision claimant = decisions.apply(source);
+          if (claimant != null) {
+            String names =
+                held.stream()
+                    .map(c -> c.name() + " (kept by " + c.holder() + ")")
+                    .collect(Collectors.joining(", "));
+            notices.add(
+                new Notice(
+                    source(claimant),
+                    record,
+                    Reason.RECORD_CONFLICT,
+                    PUBLISH,
+                    "DNSEndpoint "
+                        + outcome.key()
+                        + " leaves out "
+                        + (held.size() == 1 ? "a name" : held.size() + " names")
+                        + " that another DNSEndpoint of Cairn declares first: "
+                        + names
+                        + "; one DNSEndpoint per name"));
+          }
+        });
     if (!outcome.rejected().isEmpty() && outcome.source() != null) {
       TargetDecision source = decisions.apply(outcome.source());
       if (source != null) {

@@ -21,5 +21,7 @@ public enum ChangeReason {
   /** No targets and the grace period is zero or negative: deleted at once. */
   GRACE_DISABLED,
   /** No targets and the object publishes no endpoints either, so there is nothing to keep. */
-  NOTHING_TO_KEEP
+  NOTHING_TO_KEEP,
+  /** Every name the decision publishes is kept by another of Cairn's DNSEndpoints: deleted. */
+  NAMES_HELD_ELSEWHERE
 }

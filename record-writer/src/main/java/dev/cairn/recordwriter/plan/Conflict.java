@@ -9,8 +9,9 @@ import java.util.Objects;
  * @param claimant the source key of the decision that was refused
  * @param holder who holds the object, in words (another manager, or another Cairn source)
  * @param kind why the claim was refused
+ * @param name for {@link Kind#NAME_HELD_ELSEWHERE}, the DNS name left out; else {@code null}
  */
-public record Conflict(ObjectKey key, String claimant, String holder, Kind kind) {
+public record Conflict(ObjectKey key, String claimant, String holder, Kind kind, DnsName name) {
 
   /** Why a claim was refused. */
   public enum Kind {
@@ -22,7 +23,18 @@ public record Conflict(ObjectKey key, String claimant, String holder, Kind kind)
      * The object belongs to another Cairn source whose decision may not have been read yet; the
      * claim is decided once the decisions topic has been read to its end.
      */
-    PENDING_SYNC
+    PENDING_SYNC,
+    /**
+     * A DNS name of the decision is kept by another of Cairn's DNSEndpoints ({@link NameHolders});
+     * this object leaves it out. {@code holder} names that DNSEndpoint and {@code name} the DNS
+     * name.
+     */
+    NAME_HELD_ELSEWHERE
+  }
+
+  /** A conflict over a whole object (every kind but {@link Kind#NAME_HELD_ELSEWHERE}). */
+  public Conflict(ObjectKey key, String claimant, String holder, Kind kind) {
+    this(key, claimant, holder, kind, null);
   }
 
   public Conflict {
@@ -30,6 +42,9 @@ public record Conflict(ObjectKey key, String claimant, String holder, Kind kind)
     Objects.requireNonNull(claimant, "claimant");
     Objects.requireNonNull(holder, "holder");
     Objects.requireNonNull(kind, "kind");
+    if ((kind == Kind.NAME_HELD_ELSEWHERE) != (name != null)) {
+      throw new IllegalArgumentException("a DNS name goes with NAME_HELD_ELSEWHERE and only there");
+    }
   }
 
   /** One sentence naming both parties. */
@@ -53,6 +68,16 @@ public record Conflict(ObjectKey key, String claimant, String holder, Kind kind)
               + " is held by "
               + holder
               + "; decided once all decisions are read";
+      case NAME_HELD_ELSEWHERE ->
+          name
+              + " wanted by "
+              + claimant
+              + " in DNSEndpoint "
+              + key
+              + " is declared by "
+              + holder
+              + ", which keeps it; it is left out of "
+              + key;
     };
   }
 }

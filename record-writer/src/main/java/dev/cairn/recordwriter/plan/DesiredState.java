@@ -10,10 +10,21 @@ import java.util.Map;
  *
  * @param decisions the decisions by source key
  * @param complete true once the decisions topic has been read to its end
+ * @param heldElsewhere per DNSEndpoint, the DNS names its decision publishes that another of
+ *     Cairn's DNSEndpoints keeps ({@link NameHolders}), with that DNSEndpoint
  */
-public record DesiredState(Map<String, TargetDecision> decisions, boolean complete) {
+public record DesiredState(
+    Map<String, TargetDecision> decisions,
+    boolean complete,
+    Map<ObjectKey, Map<DnsName, ObjectKey>> heldElsewhere) {
 
   public DesiredState {
     decisions = decisions == null ? Map.of() : Map.copyOf(decisions);
+    heldElsewhere = heldElsewhere == null ? Map.of() : Map.copyOf(heldElsewhere);
+  }
+
+  /** Decisions whose names no other DNSEndpoint keeps. */
+  public DesiredState(Map<String, TargetDecision> decisions, boolean complete) {
+    this(decisions, complete, Map.of());
   }
 }

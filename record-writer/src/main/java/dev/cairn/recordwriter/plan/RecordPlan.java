@@ -38,6 +38,10 @@ import java.util.TreeSet;
  *   <li>One source per object: the source named by the object's {@link Ownership#SOURCE_ANNOTATION}
  *       keeps it while it claims it; otherwise the claimant whose key sorts first gets it, and the
  *       others get a conflict.
+ *   <li>One DNSEndpoint per DNS name: a name another DNSEndpoint keeps ({@link
+ *       DesiredState#heldElsewhere()}, chosen by {@link NameHolders}) is left out with a {@link
+ *       Kind#NAME_HELD_ELSEWHERE} conflict; an object whose every name is kept elsewhere is not
+ *       created, or is deleted.
  *   <li>{@code PUBLISH} writes the valid records ({@link EndpointRules}); rejected records are
  *       reported and the valid rest is written. If none is valid the object is left as it is, so
  *       bad input never removes a good record.
@@ -90,7 +94,7 @@ public final class RecordPlan {
           .computeIfAbsent(ObjectKey.of(d.namespace(), d.name()), k -> new ArrayList<>())
           .add(new Claim(e.getKey(), d));
     }
-    Run run = new Run(desired.complete(), invalidSources, now);
+    Run run = new Run(desired.complete(), invalidSources, desired.heldElsewhere(), now);
     Set<ObjectKey> keys = new TreeSet<>(byKey.keySet());
     keys.addAll(claims.keySet());
     for (ObjectKey key : keys) {
@@ -128,15 +132,21 @@ public final class RecordPlan {
   private final class Run {
     final boolean complete;
     final Set<String> invalidSources;
+    final Map<ObjectKey, Map<DnsName, ObjectKey>> heldElsewhere;
     final Instant now;
     final List<Create> creates = new ArrayList<>();
     final List<Update> updates = new ArrayList<>();
     final List<Delete> deletes = new ArrayList<>();
     final Map<ObjectKey, Outcome> outcomes = new HashMap<>();
 
-    Run(boolean complete, Set<String> invalidSources, Instant now) {
+    Run(
+        boolean complete,
+        Set<String> invalidSources,
+        Map<ObjectKey, Map<DnsName, ObjectKey>> heldElsewhere,
+        Instant now) {
       this.complete = complete;
       this.invalidSources = invalidSources;
+      this.heldElsewhere = heldElsewhere;
       this.now = now;
     }
 
@@ -284,11 +294,31 @@ public final class RecordPlan {
             null);
         return;
       }
+      List<Endpoint> endpoints = withoutNamesHeldElsewhere(key, winner, checked, conflicts);
+      if (endpoints.isEmpty()) {
+        String why = "every name of the decision is kept by another DNSEndpoint";
+        if (c == null) {
+          outcome(
+              key,
+              winner.source(),
+              State.CONFLICT,
+              null,
+              why + "; nothing is published",
+              checked.problems(),
+              List.of(),
+              conflicts,
+              null,
+              null);
+        } else {
+          delete(key, c, winner.source(), ChangeReason.NAMES_HELD_ELSEWHERE, why, conflicts, null);
+        }
+        return;
+      }
       List<Problem> notes = new ArrayList<>();
       Map<String, String> labels = objectLabels(d, notes);
       ControllerRef controller = controllerRef(winner, c, notes);
       DesiredRecord want =
-          new DesiredRecord(key, winner.source(), labels, controller, null, checked.endpoints());
+          new DesiredRecord(key, winner.source(), labels, controller, null, endpoints);
       if (c == null) {
         creates.add(new Create(want, ChangeReason.PUBLISH));
         outcome(
@@ -439,6 +469,31 @@ public final class RecordPlan {
           conflicts,
           window,
           reset);
+    }
+
+    /**
+     * The checked endpoints without those whose name another DNSEndpoint keeps; each left out adds
+     * a {@link Kind#NAME_HELD_ELSEWHERE} conflict.
+     */
+    List<Endpoint> withoutNamesHeldElsewhere(
+        ObjectKey key, Claim winner, EndpointRules.Checked checked, List<Conflict> conflicts) {
+      Map<DnsName, ObjectKey> held = heldElsewhere.getOrDefault(key, Map.of());
+      if (held.isEmpty()) {
+        return checked.endpoints();
+      }
+      List<Endpoint> kept = new ArrayList<>();
+      for (Endpoint e : checked.endpoints()) {
+        DnsName name = DnsName.of(e);
+        ObjectKey holder = held.get(name);
+        if (holder == null) {
+          kept.add(e);
+        } else {
+          conflicts.add(
+              new Conflict(
+                  key, winner.source(), "DNSEndpoint " + holder, Kind.NAME_HELD_ELSEWHERE, name));
+        }
+      }
+      return kept;
     }
 
     void delete(

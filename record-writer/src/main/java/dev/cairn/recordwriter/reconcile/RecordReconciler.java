@@ -13,6 +13,9 @@ import dev.cairn.recordwriter.plan.Changes.Change;
 import dev.cairn.recordwriter.plan.Conflict;
 import dev.cairn.recordwriter.plan.CurrentRecord;
 import dev.cairn.recordwriter.plan.DesiredState;
+import dev.cairn.recordwriter.plan.DnsName;
+import dev.cairn.recordwriter.plan.Endpoint;
+import dev.cairn.recordwriter.plan.NameHolders;
 import dev.cairn.recordwriter.plan.ObjectKey;
 import dev.cairn.recordwriter.plan.Outcome;
 import dev.cairn.recordwriter.plan.Plan;
@@ -22,6 +25,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -29,6 +33,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
@@ -81,6 +86,9 @@ public final class RecordReconciler {
   // Worker-confined state.
   private final Map<String, TargetDecision> decisions = new HashMap<>();
   private final Map<ObjectKey, Set<String>> claimsByName = new HashMap<>();
+  // The DNS names each source's decision publishes, and the sources that publish each name.
+  private final Map<String, Set<DnsName>> dnsNamesBySource = new HashMap<>();
+  private final Map<DnsName, Set<String>> sourcesByDnsName = new HashMap<>();
   private final Map<ObjectKey, Instant> eventTimes = new HashMap<>();
 
   /**
@@ -211,7 +219,109 @@ public final class RecordReconciler {
       }
     }
     loop.markDirty(cache.keysOfSource(source));
+    indexDnsNames(source, decision);
     reports.decisionChanged(source);
+  }
+
+  /**
+   * Keeps the index of DNS names by source up to date and plans again every other DNSEndpoint that
+   * wants a name this decision gained or lost: one may now keep a name, or have to leave it out.
+   */
+  private void indexDnsNames(String source, TargetDecision decision) {
+    Set<DnsName> touched = new HashSet<>();
+    Set<DnsName> before = dnsNamesBySource.remove(source);
+    if (before != null) {
+      for (DnsName name : before) {
+        Set<String> sources = sourcesByDnsName.get(name);
+        if (sources != null) {
+          sources.remove(source);
+          if (sources.isEmpty()) {
+            sourcesByDnsName.remove(name);
+          }
+        }
+        touched.add(name);
+      }
+    }
+    Set<DnsName> after = DnsName.of(decision);
+    if (!after.isEmpty()) {
+      dnsNamesBySource.put(source, after);
+      for (DnsName name : after) {
+        sourcesByDnsName.computeIfAbsent(name, k -> new HashSet<>(2)).add(source);
+        touched.add(name);
+      }
+    }
+    for (DnsName name : touched) {
+      for (String other : sourcesByDnsName.getOrDefault(name, Set.of())) {
+        TargetDecision d = other.equals(source) ? null : decisions.get(other);
+        if (d != null) {
+          loop.markDirty(keyOf(d));
+        }
+      }
+    }
+  }
+
+  /**
+   * For each DNSEndpoint a decision of the batch wants, the names that another DNSEndpoint wants
+   * too and keeps ({@link NameHolders}), with that DNSEndpoint.
+   */
+  private Map<ObjectKey, Map<DnsName, ObjectKey>> namesHeldElsewhere(
+      Map<String, TargetDecision> relevant) {
+    Map<ObjectKey, Map<DnsName, ObjectKey>> held = new HashMap<>();
+    Map<ObjectKey, CurrentRecord> seen = new HashMap<>();
+    for (Map.Entry<String, TargetDecision> e : relevant.entrySet()) {
+      Set<DnsName> names = e.getValue() == null ? null : dnsNamesBySource.get(e.getKey());
+      if (names == null) {
+        continue;
+      }
+      ObjectKey key = keyOf(e.getValue());
+      for (DnsName name : names) {
+        Set<String> sources = sourcesByDnsName.get(name);
+        if (sources == null || sources.size() < 2) {
+          continue;
+        }
+        Map<ObjectKey, NameHolders.Claimant> claimants = new HashMap<>();
+        for (String source : sources) {
+          TargetDecision d = decisions.get(source);
+          // An invalid decision publishes nothing, so it keeps no name from a valid one.
+          if (d != null && RecordPlan.problemOf(source, d).isEmpty()) {
+            ObjectKey object = keyOf(d);
+            claimants.computeIfAbsent(object, k -> claimant(k, name, seen));
+          }
+        }
+        if (claimants.size() > 1) {
+          ObjectKey holder = NameHolders.holder(claimants.values());
+          if (!holder.equals(key)) {
+            held.computeIfAbsent(key, k -> new HashMap<>()).put(name, holder);
+          }
+        }
+      }
+    }
+    return held;
+  }
+
+  private NameHolders.Claimant claimant(
+      ObjectKey object, DnsName name, Map<ObjectKey, CurrentRecord> seen) {
+    Optional<GenericKubernetesResource> existing = cache.get(object);
+    if (existing.isEmpty()) {
+      return new NameHolders.Claimant(object, null, false);
+    }
+    GenericKubernetesResource r = existing.get();
+    Instant created = null;
+    try {
+      String stamp = r.getMetadata() == null ? null : r.getMetadata().getCreationTimestamp();
+      created = stamp == null ? null : Instant.parse(stamp);
+    } catch (DateTimeParseException e) {
+      // unknown creation time: sorts after the known ones
+    }
+    CurrentRecord current = seen.computeIfAbsent(object, k -> mapper.toCurrent(r));
+    boolean declares = false;
+    for (Endpoint endpoint : current.endpoints()) {
+      if (DnsName.of(endpoint).equals(name)) {
+        declares = true;
+        break;
+      }
+    }
+    return new NameHolders.Claimant(object, created, declares);
   }
 
   private static ObjectKey keyOf(TargetDecision d) {
@@ -270,7 +380,11 @@ public final class RecordReconciler {
         relevant.put(source, decisions.get(source));
       }
     }
-    Plan plan = planner.plan(current, new DesiredState(relevant, loop.caughtUp()), now);
+    Plan plan =
+        planner.plan(
+            current,
+            new DesiredState(relevant, loop.caughtUp(), namesHeldElsewhere(relevant)),
+            now);
     report(plan, now);
     forgetUntimedEvents(batch, plan);
     apply(plan, raw);

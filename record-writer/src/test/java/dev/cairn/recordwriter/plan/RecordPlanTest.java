@@ -605,4 +605,112 @@ class RecordPlanTest {
     assertThat(p.changes().deletes()).isEmpty();
     assertThat(p.outcomes()).hasSize(50);
   }
+
+  /** One DNSEndpoint per DNS name: a name another DNSEndpoint keeps is left out. */
+  @Nested
+  class NamesHeldElsewhere {
+
+    private final Decision other = route("blog", "web");
+    private final DnsRecord localA = a("localtargets-web.example.com", "192.0.2.1");
+
+    private DesiredState held(boolean complete, Map<DnsName, ObjectKey> names, TargetDecision d) {
+      return new DesiredState(Map.of(d.source().key(), d), complete, Map.of(web.key(), names));
+    }
+
+    @Test
+    void leavesOutTheNameAndWritesTheRest() {
+      TargetDecision d = web.publish(webV1, localA);
+
+      Plan p =
+          plan(List.of(), held(true, Map.of(new DnsName("WEB.example.com.", "a"), other.key()), d));
+
+      assertThat(p.changes().creates())
+          .singleElement()
+          .satisfies(
+              c ->
+                  assertThat(c.desired().endpoints())
+                      .containsExactly(endpointA("localtargets-web.example.com", "192.0.2.1")));
+      Outcome o = p.outcomes().get(web.key());
+      assertThat(o.state()).isEqualTo(State.PUBLISHED);
+      assertThat(o.conflicts())
+          .singleElement()
+          .satisfies(
+              c -> {
+                assertThat(c.kind()).isEqualTo(Conflict.Kind.NAME_HELD_ELSEWHERE);
+                assertThat(c.name()).isEqualTo(new DnsName("web.example.com", "A"));
+                assertThat(c.describe())
+                    .isEqualTo(
+                        "A web.example.com wanted by HTTPRoute/shop/web in DNSEndpoint"
+                            + " shop/httproute-web is declared by DNSEndpoint blog/httproute-web,"
+                            + " which keeps it; it is left out of shop/httproute-web");
+              });
+    }
+
+    @Test
+    void createsNothingWhenEveryNameIsKeptElsewhere() {
+      Plan p =
+          plan(
+              List.of(),
+              held(
+                  true,
+                  Map.of(new DnsName("web.example.com", "A"), other.key()),
+                  web.publish(webV1)));
+
+      assertThat(p.changes().creates()).isEmpty();
+      assertThat(p.outcomes().get(web.key()).state()).isEqualTo(State.CONFLICT);
+    }
+
+    @Test
+    void deletesTheObjectWhenEveryNameIsKeptElsewhereOnceTheDecisionsAreComplete() {
+      CurrentRecord current = web.owned(webV1Published).build();
+      Map<DnsName, ObjectKey> names = Map.of(new DnsName("web.example.com", "A"), other.key());
+
+      Plan complete = plan(List.of(current), held(true, names, web.publish(webV1)));
+      Plan incomplete = plan(List.of(current), held(false, names, web.publish(webV1)));
+
+      assertThat(complete.changes().deletes())
+          .singleElement()
+          .satisfies(d -> assertThat(d.reason()).isEqualTo(ChangeReason.NAMES_HELD_ELSEWHERE));
+      assertThat(complete.outcomes().get(web.key()).state()).isEqualTo(State.REMOVED);
+      assertThat(incomplete.changes().deletes()).isEmpty();
+      assertThat(incomplete.outcomes().get(web.key()).state()).isEqualTo(State.DEFERRED);
+    }
+
+    @Test
+    void updatesAnObjectThatStillDeclaresTheName() {
+      CurrentRecord current =
+          web.owned(webV1Published, endpointA("localtargets-web.example.com", "192.0.2.1")).build();
+
+      Plan p =
+          plan(
+              List.of(current),
+              held(
+                  true,
+                  Map.of(new DnsName("web.example.com", "A"), other.key()),
+                  web.publish(webV1, localA)));
+
+      assertThat(p.changes().updates())
+          .singleElement()
+          .satisfies(
+              u ->
+                  assertThat(u.desired().endpoints())
+                      .containsExactly(endpointA("localtargets-web.example.com", "192.0.2.1")));
+    }
+
+    @Test
+    void aNameOfAnotherTypeIsNotHeld() {
+      Plan p =
+          plan(
+              List.of(),
+              held(
+                  true,
+                  Map.of(new DnsName("web.example.com", "AAAA"), other.key()),
+                  web.publish(webV1)));
+
+      assertThat(p.changes().creates())
+          .singleElement()
+          .satisfies(c -> assertThat(c.desired().endpoints()).containsExactly(webV1Published));
+      assertThat(p.outcomes().get(web.key()).conflicts()).isEmpty();
+    }
+  }
 }
