@@ -201,13 +201,7 @@ public final class RecordReconciler {
         decision == null ? decisions.remove(source) : decisions.put(source, decision);
     if (previous != null) {
       ObjectKey old = keyOf(previous);
-      Set<String> claimants = claimsByName.get(old);
-      if (claimants != null) {
-        claimants.remove(source);
-        if (claimants.isEmpty()) {
-          claimsByName.remove(old);
-        }
-      }
+      removeFrom(claimsByName, old, source);
       loop.markDirty(old);
     }
     if (decision != null) {
@@ -232,13 +226,7 @@ public final class RecordReconciler {
     Set<DnsName> before = dnsNamesBySource.remove(source);
     if (before != null) {
       for (DnsName name : before) {
-        Set<String> sources = sourcesByDnsName.get(name);
-        if (sources != null) {
-          sources.remove(source);
-          if (sources.isEmpty()) {
-            sourcesByDnsName.remove(name);
-          }
-        }
+        removeFrom(sourcesByDnsName, name, source);
         touched.add(name);
       }
     }
@@ -322,6 +310,17 @@ public final class RecordReconciler {
       }
     }
     return new NameHolders.Claimant(object, created, declares);
+  }
+
+  /** Removes {@code value} from the set at {@code key}, and the set once it is empty. */
+  private static <K, V> void removeFrom(Map<K, Set<V>> index, K key, V value) {
+    Set<V> values = index.get(key);
+    if (values != null) {
+      values.remove(value);
+      if (values.isEmpty()) {
+        index.remove(key);
+      }
+    }
   }
 
   private static ObjectKey keyOf(TargetDecision d) {
