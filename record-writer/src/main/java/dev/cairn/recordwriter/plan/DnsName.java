@@ -3,15 +3,17 @@ package dev.cairn.recordwriter.plan;
 import dev.cairn.commonmodel.decision.Disposition;
 import dev.cairn.commonmodel.decision.DnsRecord;
 import dev.cairn.commonmodel.decision.TargetDecision;
+import dev.cairn.commonmodel.validation.Hostnames;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * A DNS name and record type as a DNS server looks them up: the name lower-cased and without a
- * trailing dot. Two DNSEndpoints that declare the same {@code DnsName} compete for it: Cairn's
- * dns-responder serves one of them, external-dns merges their targets.
+ * A DNS name and record type as a DNS server looks them up: the name lower-cased (ASCII, as {@link
+ * Hostnames#normalise}) and without a trailing dot. Two DNSEndpoints that declare the same {@code
+ * DnsName} compete for it: Cairn's dns-responder serves one of them, external-dns merges their
+ * targets.
  *
  * @param name the name, lower case, no trailing dot
  * @param type the record type, upper case
@@ -21,10 +23,7 @@ public record DnsName(String name, String type) implements Comparable<DnsName> {
   public DnsName {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(type, "type");
-    name = name.toLowerCase(Locale.ROOT);
-    if (name.endsWith(".")) {
-      name = name.substring(0, name.length() - 1);
-    }
+    name = Hostnames.normalise(name);
     type = type.toUpperCase(Locale.ROOT);
   }
 
