@@ -213,7 +213,7 @@ public final class RecordReconciler {
       }
     }
     loop.markDirty(cache.keysOfSource(source));
-    indexDnsNames(source, decision);
+    indexDnsNames(source, previous, decision);
     reports.decisionChanged(source);
   }
 
@@ -221,16 +221,21 @@ public final class RecordReconciler {
    * Keeps the index of DNS names by source up to date and plans again every other DNSEndpoint that
    * wants a name this decision gained or lost: one may now keep a name, or have to leave it out.
    */
-  private void indexDnsNames(String source, TargetDecision decision) {
+  private void indexDnsNames(String source, TargetDecision previous, TargetDecision decision) {
+    Set<DnsName> after = DnsName.of(decision);
+    Set<DnsName> before = dnsNamesBySource.get(source);
+    if (sameClaims(source, previous, decision)
+        && after.equals(before == null ? Set.of() : before)) {
+      return; // the usual change (new targets, same names, same object): no holder changes
+    }
+    dnsNamesBySource.remove(source);
     Set<DnsName> touched = new HashSet<>();
-    Set<DnsName> before = dnsNamesBySource.remove(source);
     if (before != null) {
       for (DnsName name : before) {
         removeFrom(sourcesByDnsName, name, source);
         touched.add(name);
       }
     }
-    Set<DnsName> after = DnsName.of(decision);
     if (!after.isEmpty()) {
       dnsNamesBySource.put(source, after);
       for (DnsName name : after) {
@@ -246,6 +251,15 @@ public final class RecordReconciler {
         }
       }
     }
+  }
+
+  /** True when both decisions name the same object and are both valid or both invalid. */
+  private static boolean sameClaims(String source, TargetDecision previous, TargetDecision next) {
+    return previous != null
+        && next != null
+        && keyOf(previous).equals(keyOf(next))
+        && RecordPlan.problemOf(source, previous).isEmpty()
+            == RecordPlan.problemOf(source, next).isEmpty();
   }
 
   /**
