@@ -345,6 +345,53 @@ class RecordWriterIT {
     assertThat(targets(freed)).containsExactlyInAnyOrder("192.0.2.2", "192.0.2.3");
   }
 
+  /**
+   * A DNSEndpoint in its grace period still serves its names, so it keeps them: a newcomer for the
+   * same name leaves it out until the grace period ends and the kept object is deleted.
+   */
+  @Test
+  void aRecordInItsGracePeriodKeepsItsNamesUntilTheGracePeriodEnds() {
+    String shared = dnsName("gracenames", "shared");
+    decisions.send(
+        publish(
+            "gracenames", "first", List.of(DnsRecord.of(shared, "A", 30, List.of("192.0.2.1")))));
+    awaitTargets("gracenames", "first", "192.0.2.1");
+    decisions.send(
+        TestDecisions.decision(
+            "gracenames", "first", Disposition.NO_TARGETS, List.of(), 4L, "no targets"));
+    await()
+        .atMost(WAIT)
+        .until(
+            () -> api.get("gracenames", objectName("first")),
+            r -> r != null && r.getMetadata().getAnnotations().containsKey(STALE_SINCE));
+
+    decisions.send(
+        publish(
+            "gracenames",
+            "second",
+            List.of(
+                DnsRecord.of(shared, "A", 30, List.of("192.0.2.2")),
+                DnsRecord.of(dnsName("gracenames", "second"), "A", 30, List.of("192.0.2.3")))));
+
+    GenericKubernetesResource second = awaitTargets("gracenames", "second", "192.0.2.3");
+    assertThat(names(second)).containsExactly(dnsName("gracenames", "second"));
+    GenericKubernetesResource kept = api.get("gracenames", objectName("first"));
+    assertThat(kept).isNotNull();
+    assertThat(names(kept)).containsExactly(shared);
+    assertThat(awaitEvent("gracenames", "second").getNote())
+        .contains("A " + shared)
+        .contains("DNSEndpoint gracenames/" + objectName("first"));
+
+    awaitGone("gracenames", "first");
+    GenericKubernetesResource freed =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> api.get("gracenames", objectName("second")),
+                r -> r != null && names(r).contains(shared));
+    assertThat(targets(freed)).containsExactlyInAnyOrder("192.0.2.2", "192.0.2.3");
+  }
+
   @SuppressWarnings("unchecked")
   static List<String> names(GenericKubernetesResource r) {
     Map<String, Object> spec = (Map<String, Object>) r.getAdditionalProperties().get("spec");

@@ -294,7 +294,8 @@ public final class RecordPlan {
             null);
         return;
       }
-      List<Endpoint> endpoints = withoutNamesHeldElsewhere(key, winner, checked, conflicts);
+      List<Endpoint> endpoints =
+          withoutNamesHeldElsewhere(key, winner, checked.endpoints(), conflicts);
       if (endpoints.isEmpty()) {
         String why = "every name of the decision is kept by another DNSEndpoint";
         if (c == null) {
@@ -442,6 +443,18 @@ public final class RecordPlan {
             window);
         return;
       }
+      List<Endpoint> kept = withoutNamesHeldElsewhere(key, winner, c.endpoints(), conflicts);
+      if (kept.isEmpty()) {
+        delete(
+            key,
+            c,
+            winner.source(),
+            ChangeReason.NAMES_HELD_ELSEWHERE,
+            "no targets, and every name of the kept records is kept by another DNSEndpoint",
+            conflicts,
+            window);
+        return;
+      }
       DesiredRecord keep =
           new DesiredRecord(
               key,
@@ -449,13 +462,17 @@ public final class RecordPlan {
               c.labels(),
               c.controller(),
               persist ? StaleSince.format(since) : raw,
-              c.endpoints());
+              kept);
       ChangeReason reason = null;
       if (!keep.matches(c)) {
         reason =
             reset != null
                 ? ChangeReason.GRACE_RESET
-                : persist ? ChangeReason.GRACE_START : ChangeReason.ADOPT;
+                : persist
+                    ? ChangeReason.GRACE_START
+                    : kept.size() != c.endpoints().size()
+                        ? ChangeReason.NAMES_HELD_ELSEWHERE
+                        : ChangeReason.ADOPT;
         updates.add(new Update(c, keep, reason));
       }
       outcome(
@@ -472,17 +489,17 @@ public final class RecordPlan {
     }
 
     /**
-     * The checked endpoints without those whose name another DNSEndpoint keeps; each left out adds
-     * a {@link Kind#NAME_HELD_ELSEWHERE} conflict.
+     * The endpoints without those whose name another DNSEndpoint keeps; each left out adds a {@link
+     * Kind#NAME_HELD_ELSEWHERE} conflict.
      */
     List<Endpoint> withoutNamesHeldElsewhere(
-        ObjectKey key, Claim winner, EndpointRules.Checked checked, List<Conflict> conflicts) {
+        ObjectKey key, Claim winner, List<Endpoint> endpoints, List<Conflict> conflicts) {
       Map<DnsName, ObjectKey> held = heldElsewhere.getOrDefault(key, Map.of());
       if (held.isEmpty()) {
-        return checked.endpoints();
+        return endpoints;
       }
       List<Endpoint> kept = new ArrayList<>();
-      for (Endpoint e : checked.endpoints()) {
+      for (Endpoint e : endpoints) {
         DnsName name = DnsName.of(e);
         ObjectKey holder = held.get(name);
         if (holder == null) {

@@ -1,5 +1,6 @@
 package dev.cairn.recordwriter.reconcile;
 
+import dev.cairn.commonmodel.decision.Disposition;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.validation.Problem;
 import dev.cairn.recordwriter.kube.DnsEndpointCache;
@@ -35,6 +36,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.function.BooleanSupplier;
@@ -168,7 +170,22 @@ public final class RecordReconciler {
 
   /** An owned DNSEndpoint was added, changed or deleted in the cluster. */
   public void onObjectChanged(ObjectKey key) {
-    loop.signal(() -> loop.markDirty(key));
+    loop.signal(() -> objectChanged(key));
+  }
+
+  private void objectChanged(ObjectKey key) {
+    loop.markDirty(key);
+    // A source in its grace period claims the names its object still declares: those change with
+    // the object (kept, trimmed, or gone when the grace period ends).
+    Set<String> sources = claimsByName.get(key);
+    if (sources != null) {
+      for (String source : List.copyOf(sources)) {
+        TargetDecision d = decisions.get(source);
+        if (d != null && d.disposition() == Disposition.NO_TARGETS) {
+          indexDnsNames(source, d, d);
+        }
+      }
+    }
   }
 
   /** Leadership was gained or lost. */
@@ -222,7 +239,7 @@ public final class RecordReconciler {
    * wants a name this decision gained or lost: one may now keep a name, or have to leave it out.
    */
   private void indexDnsNames(String source, TargetDecision previous, TargetDecision decision) {
-    Set<DnsName> after = DnsName.of(decision);
+    Set<DnsName> after = claimedNames(decision);
     Set<DnsName> before = dnsNamesBySource.get(source);
     if (sameClaims(source, previous, decision)
         && after.equals(before == null ? Set.of() : before)) {
@@ -251,6 +268,26 @@ public final class RecordReconciler {
         }
       }
     }
+  }
+
+  /**
+   * The names a decision claims: those it publishes; for one without targets (its object kept for
+   * the grace period), the names its object still declares, so that a DNSEndpoint in its grace
+   * period keeps its names like any other until it lets them go.
+   */
+  private Set<DnsName> claimedNames(TargetDecision decision) {
+    if (decision == null || decision.disposition() != Disposition.NO_TARGETS) {
+      return DnsName.of(decision);
+    }
+    Optional<GenericKubernetesResource> existing = cache.get(keyOf(decision));
+    if (existing.isEmpty()) {
+      return Set.of();
+    }
+    Set<DnsName> names = new TreeSet<>();
+    for (Endpoint endpoint : mapper.toCurrent(existing.get()).endpoints()) {
+      names.add(DnsName.of(endpoint));
+    }
+    return names;
   }
 
   /** True when both decisions name the same object and are both valid or both invalid. */

@@ -698,6 +698,64 @@ class RecordPlanTest {
     }
 
     @Test
+    void aRecordInItsGracePeriodLeavesOutANameKeptElsewhereAndKeepsTheRest() {
+      Endpoint local = endpointA("localtargets-web.example.com", "192.0.2.1");
+      CurrentRecord current =
+          web.owned(webV1Published, local).staleSince("2026-03-14T11:58:00Z").build();
+
+      Plan p =
+          plan(
+              List.of(current),
+              held(
+                  true, Map.of(new DnsName("web.example.com", "A"), other.key()), web.noTargets()));
+
+      assertThat(p.changes().updates())
+          .singleElement()
+          .satisfies(
+              u -> {
+                assertThat(u.reason()).isEqualTo(ChangeReason.NAMES_HELD_ELSEWHERE);
+                assertThat(u.desired().endpoints()).containsExactly(local);
+                assertThat(u.desired().staleSince()).isEqualTo("2026-03-14T11:58:00Z");
+              });
+      Outcome o = p.outcomes().get(web.key());
+      assertThat(o.state()).isEqualTo(State.IN_GRACE);
+      assertThat(o.conflicts())
+          .singleElement()
+          .satisfies(c -> assertThat(c.kind()).isEqualTo(Conflict.Kind.NAME_HELD_ELSEWHERE));
+    }
+
+    @Test
+    void aRecordInItsGracePeriodWhoseEveryNameIsKeptElsewhereIsDeletedOnceComplete() {
+      CurrentRecord current = web.owned(webV1Published).staleSince("2026-03-14T11:58:00Z").build();
+      Map<DnsName, ObjectKey> names = Map.of(new DnsName("web.example.com", "A"), other.key());
+
+      Plan complete = plan(List.of(current), held(true, names, web.noTargets()));
+      Plan incomplete = plan(List.of(current), held(false, names, web.noTargets()));
+
+      assertThat(complete.changes().deletes())
+          .containsExactly(new Delete(current, ChangeReason.NAMES_HELD_ELSEWHERE));
+      assertThat(incomplete.changes().deletes()).isEmpty();
+      assertThat(incomplete.outcomes().get(web.key()).state()).isEqualTo(State.DEFERRED);
+    }
+
+    @Test
+    void aRecordInItsGracePeriodKeepsEveryNameNoOneElseKeeps() {
+      CurrentRecord current = web.owned(webV1Published).staleSince("2026-03-14T11:58:00Z").build();
+
+      Plan p =
+          plan(
+              List.of(current),
+              held(
+                  true,
+                  Map.of(new DnsName("web.example.com", "AAAA"), other.key()),
+                  web.noTargets()));
+
+      assertThat(p.changes().isEmpty()).isTrue();
+      assertThat(p.outcomes().get(web.key()).state()).isEqualTo(State.IN_GRACE);
+      assertThat(p.outcomes().get(web.key()).conflicts()).isEmpty();
+    }
+
+    @Test
     void aNameOfAnotherTypeIsNotHeld() {
       Plan p =
           plan(
