@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.server.mock.CustomResourceDefinitionProcessor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
-import io.fabric8.kubernetes.client.server.mock.KubernetesResponseComposer;
 import io.fabric8.kubernetes.client.server.mock.crud.KubernetesCrudDispatcherException;
 import io.fabric8.kubernetes.client.server.mock.crud.KubernetesCrudDispatcherHandler;
 import io.fabric8.kubernetes.client.server.mock.crud.KubernetesCrudPersistence;
@@ -38,6 +37,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -115,7 +115,6 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
 
   private final KubernetesAttributesExtractor extractor = new KubernetesAttributesExtractor();
   private final CustomResourceDefinitionProcessor crds = new CustomResourceDefinitionProcessor();
-  private final KubernetesResponseComposer composer = new KubernetesResponseComposer();
   private final AtomicLong resourceVersion = new AtomicLong();
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final Map<String, Table> tables = new ConcurrentHashMap<>();
@@ -303,12 +302,48 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
         return status(404, "NotFound", "the server could not find the requested resource " + path);
       }
       return json(
-          new MockResponse()
-              .setResponseCode(200)
-              .setBody(composer.compose(jsonOf(items), String.valueOf(resourceVersion.get()))));
+          new MockResponse().setResponseCode(200).setBody(list(query, table, jsonOf(items))));
     } finally {
       lock.readLock().unlock();
     }
+  }
+
+  /**
+   * A list as the API server sends it: named after the kind ({@code GslbList}), in the type's
+   * apiVersion, so that typed clients (kubectl's Event search in {@code describe}) can decode it.
+   * fabric8's composer names every list {@code v1 List}.
+   */
+  private String list(AttributeSet query, Table table, List<String> items) {
+    String api = value(query, KubernetesAttributesExtractor.API);
+    String version = value(query, KubernetesAttributesExtractor.VERSION);
+    String plural = value(query, KubernetesAttributesExtractor.PLURAL);
+    Optional<String> kind = ApiResources.kind(api, version, plural);
+    if (kind.isPresent()) {
+      return list(api == null || api.isEmpty() ? version : api + "/" + version, kind.get(), items);
+    }
+    if (table != null && table.kind != null) {
+      return list(table.apiVersion, table.kind, items);
+    }
+    return list("v1", null, items);
+  }
+
+  /** A list of {@code kind} ({@code null}: a plain {@code List}) of the items' JSON. */
+  private String list(String apiVersion, String kind, List<String> items) {
+    StringBuilder b = new StringBuilder(64 + items.size() * 512);
+    b.append("{\"apiVersion\":\"")
+        .append(apiVersion)
+        .append("\",\"kind\":\"")
+        .append(kind == null ? "List" : kind + "List")
+        .append("\",\"metadata\":{\"resourceVersion\":\"")
+        .append(resourceVersion.get())
+        .append("\"},\"items\":[");
+    for (int i = 0; i < items.size(); i++) {
+      if (i > 0) {
+        b.append(',');
+      }
+      b.append(items.get(i));
+    }
+    return b.append("]}").toString();
   }
 
   /** The table of {@code events.k8s.io/v1} Events ({@link #tableKey}). */
@@ -362,10 +397,7 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
             ? notFound(query)
             : json(new MockResponse().setResponseCode(200).setBody(items.get(0)));
       }
-      return json(
-          new MockResponse()
-              .setResponseCode(200)
-              .setBody(composer.compose(items, String.valueOf(resourceVersion.get()))));
+      return json(new MockResponse().setResponseCode(200).setBody(list("v1", "Event", items)));
     } finally {
       lock.readLock().unlock();
     }
@@ -386,9 +418,7 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
             : json(new MockResponse().setResponseCode(200).setBody(items.get(0).json()));
       }
       return json(
-          new MockResponse()
-              .setResponseCode(200)
-              .setBody(composer.compose(jsonOf(items), String.valueOf(resourceVersion.get()))));
+          new MockResponse().setResponseCode(200).setBody(list(query, table, jsonOf(items))));
     } finally {
       lock.writeLock().unlock();
     }

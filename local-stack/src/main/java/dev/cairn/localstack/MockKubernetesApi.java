@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIGroupBuilder;
 import io.fabric8.kubernetes.api.model.APIGroupListBuilder;
 import io.fabric8.kubernetes.api.model.APIResource;
-import io.fabric8.kubernetes.api.model.APIResourceBuilder;
 import io.fabric8.kubernetes.api.model.APIResourceListBuilder;
 import io.fabric8.kubernetes.api.model.APIVersionsBuilder;
 import io.fabric8.kubernetes.api.model.GroupVersionForDiscoveryBuilder;
@@ -29,7 +28,6 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -55,31 +53,6 @@ final class MockKubernetesApi implements AutoCloseable {
           "crds/httproutes.gateway.networking.k8s.io.yaml",
           "crds/k8gb.io_gslbs.yaml",
           "crds/dnsendpoints.externaldns.k8s.io.yaml");
-
-  /** group/version → resources served, for discovery. Kinds Cairn reads or writes. */
-  private static final Map<String, List<APIResource>> RESOURCES = new LinkedHashMap<>();
-
-  static {
-    RESOURCES.put(
-        "v1",
-        List.of(
-            resource("nodes", "Node", false),
-            resource("services", "Service", true),
-            resource("namespaces", "Namespace", false),
-            resource("configmaps", "ConfigMap", true)));
-    RESOURCES.put(
-        "discovery.k8s.io/v1", List.of(resource("endpointslices", "EndpointSlice", true)));
-    RESOURCES.put("networking.k8s.io/v1", List.of(resource("ingresses", "Ingress", true)));
-    RESOURCES.put("coordination.k8s.io/v1", List.of(resource("leases", "Lease", true)));
-    RESOURCES.put(
-        "gateway.networking.k8s.io/v1", List.of(resource("httproutes", "HTTPRoute", true)));
-    RESOURCES.put("k8gb.io/v1beta1", List.of(resource("gslbs", "Gslb", true)));
-    RESOURCES.put(
-        "externaldns.k8s.io/v1alpha1", List.of(resource("dnsendpoints", "DNSEndpoint", true)));
-    RESOURCES.put(
-        "apiextensions.k8s.io/v1",
-        List.of(resource("customresourcedefinitions", "CustomResourceDefinition", false)));
-  }
 
   private final KubernetesMockServer server;
   private final DiscoveryDispatcher dispatcher;
@@ -200,7 +173,7 @@ final class MockKubernetesApi implements AutoCloseable {
     Map<String, String> docs = new HashMap<>();
     docs.put("/api", Serialization.asJson(new APIVersionsBuilder().withVersions("v1").build()));
     List<APIGroup> groups = new ArrayList<>();
-    for (Map.Entry<String, List<APIResource>> e : RESOURCES.entrySet()) {
+    for (Map.Entry<String, List<APIResource>> e : ApiResources.BY_GROUP_VERSION.entrySet()) {
       String groupVersion = e.getKey();
       String path = groupVersion.equals("v1") ? "/api/v1" : "/apis/" + groupVersion;
       docs.put(
@@ -301,16 +274,6 @@ final class MockKubernetesApi implements AutoCloseable {
     public void shutdown() {
       crud.shutdown();
     }
-  }
-
-  private static APIResource resource(String plural, String kind, boolean namespaced) {
-    return new APIResourceBuilder()
-        .withName(plural)
-        .withKind(kind)
-        .withNamespaced(namespaced)
-        .withSingularName(kind.toLowerCase(java.util.Locale.ROOT))
-        .withVerbs("get", "list", "watch", "create", "update", "patch", "delete")
-        .build();
   }
 
   @Override

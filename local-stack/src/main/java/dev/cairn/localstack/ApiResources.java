@@ -1,0 +1,74 @@
+package dev.cairn.localstack;
+
+import io.fabric8.kubernetes.api.model.APIResource;
+import io.fabric8.kubernetes.api.model.APIResourceBuilder;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The resource types the mock Kubernetes APIs serve, by group/version: what discovery lists, and
+ * the kind a list of each type is named after ({@code <Kind>List}, as the API server names it).
+ */
+final class ApiResources {
+
+  /** group/version ({@code v1} for the core group) → resources served. */
+  static final Map<String, List<APIResource>> BY_GROUP_VERSION;
+
+  static {
+    Map<String, List<APIResource>> resources = new LinkedHashMap<>();
+    resources.put(
+        "v1",
+        List.of(
+            resource("nodes", "Node", false),
+            resource("services", "Service", true),
+            resource("namespaces", "Namespace", false),
+            resource("configmaps", "ConfigMap", true),
+            resource("events", "Event", true)));
+    resources.put(
+        "discovery.k8s.io/v1", List.of(resource("endpointslices", "EndpointSlice", true)));
+    resources.put("networking.k8s.io/v1", List.of(resource("ingresses", "Ingress", true)));
+    resources.put("coordination.k8s.io/v1", List.of(resource("leases", "Lease", true)));
+    resources.put("events.k8s.io/v1", List.of(resource("events", "Event", true)));
+    resources.put(
+        "gateway.networking.k8s.io/v1", List.of(resource("httproutes", "HTTPRoute", true)));
+    resources.put("k8gb.io/v1beta1", List.of(resource("gslbs", "Gslb", true)));
+    resources.put(
+        "externaldns.k8s.io/v1alpha1", List.of(resource("dnsendpoints", "DNSEndpoint", true)));
+    resources.put(
+        "apiextensions.k8s.io/v1",
+        List.of(resource("customresourcedefinitions", "CustomResourceDefinition", false)));
+    BY_GROUP_VERSION = java.util.Collections.unmodifiableMap(resources);
+  }
+
+  private ApiResources() {}
+
+  /**
+   * The kind of a served resource type.
+   *
+   * @param group the API group, empty or null for the core group
+   * @param version the version
+   * @param plural the resource's plural name
+   */
+  static Optional<String> kind(String group, String version, String plural) {
+    String groupVersion = group == null || group.isEmpty() ? version : group + "/" + version;
+    for (APIResource r : BY_GROUP_VERSION.getOrDefault(groupVersion, List.of())) {
+      if (r.getName().equals(plural)) {
+        return Optional.of(r.getKind());
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static APIResource resource(String plural, String kind, boolean namespaced) {
+    return new APIResourceBuilder()
+        .withName(plural)
+        .withKind(kind)
+        .withNamespaced(namespaced)
+        .withSingularName(kind.toLowerCase(Locale.ROOT))
+        .withVerbs("get", "list", "watch", "create", "update", "patch", "delete")
+        .build();
+  }
+}
