@@ -55,6 +55,17 @@ public final class CrdSchema {
     }
   }
 
+  /**
+   * The schema of one served version of a CRD given as its JSON form (maps and lists), as an API
+   * server holds it.
+   *
+   * @throws IllegalStateException when the CRD has no such version or no schema for it
+   */
+  public static CrdSchema of(Map<String, Object> crd, String version) {
+    Object name = crd.get("metadata") instanceof Map<?, ?> m ? m.get("name") : null;
+    return fromManifest("CustomResourceDefinition " + name, crd, version);
+  }
+
   @SuppressWarnings("unchecked")
   static CrdSchema fromManifest(String where, Object doc, String version) {
     Map<String, Object> crd = asMap(doc, where);
@@ -92,8 +103,55 @@ public final class CrdSchema {
    */
   public List<Problem> validate(Map<String, Object> object) {
     List<Problem> problems = new ArrayList<>();
-    check(root, object, "", problems, true);
+    check(root, object, "", new Sink(problems, null, false), true);
     return problems;
+  }
+
+  /**
+   * What an API server finds in an object it is sent: the fields the schema does not declare (it
+   * drops them, or refuses them with {@code fieldValidation=Strict}) apart from the values that
+   * break the schema (it refuses those).
+   *
+   * @param problems each value that breaks the schema, naming its field
+   * @param unknownFields each field the schema does not declare ({@code spec.foo}, {@code
+   *     spec.items[0].bar}), in the object's order
+   */
+  public record Checked(List<Problem> problems, List<String> unknownFields) {}
+
+  /**
+   * Checks an object as an API server does before storing it: every field the schema does not
+   * declare is listed apart from the other problems and, when {@code prune}, removed from the
+   * object (whose maps must then be mutable), as the API server prunes unknown fields.
+   */
+  public Checked check(Map<String, Object> object, boolean prune) {
+    List<Problem> problems = new ArrayList<>();
+    List<String> unknown = new ArrayList<>();
+    check(root, object, "", new Sink(problems, unknown, prune), true);
+    return new Checked(problems, unknown);
+  }
+
+  /** As {@link #check(Map, boolean)} for one top-level field (a subresource such as status). */
+  @SuppressWarnings("unchecked")
+  public Checked checkField(String field, Object value, boolean prune) {
+    Object properties = root.get("properties");
+    Object sub = properties instanceof Map<?, ?> p ? p.get(field) : null;
+    if (!(sub instanceof Map<?, ?> subSchema)) {
+      throw new IllegalArgumentException(description + " declares no field " + field);
+    }
+    List<Problem> problems = new ArrayList<>();
+    List<String> unknown = new ArrayList<>();
+    check((Map<String, Object>) subSchema, value, field, new Sink(problems, unknown, prune), false);
+    return new Checked(problems, unknown);
+  }
+
+  /**
+   * Where a check reports: unknown fields go to {@code unknown} when it is given, else they are
+   * problems; {@code prune} removes them from the object.
+   */
+  private record Sink(List<Problem> problems, List<String> unknown, boolean prune) {
+    void add(Problem p) {
+      problems.add(p);
+    }
   }
 
   /**
@@ -111,13 +169,13 @@ public final class CrdSchema {
       throw new IllegalArgumentException(description + " declares no field " + field);
     }
     List<Problem> problems = new ArrayList<>();
-    check((Map<String, Object>) subSchema, value, field, problems, false);
+    check((Map<String, Object>) subSchema, value, field, new Sink(problems, null, false), false);
     return problems;
   }
 
   @SuppressWarnings("unchecked")
   private void check(
-      Map<String, Object> schema, Object value, String path, List<Problem> out, boolean isRoot) {
+      Map<String, Object> schema, Object value, String path, Sink out, boolean isRoot) {
     String field = path.isEmpty() ? "<root>" : path;
     if (value == null) {
       if (!Boolean.TRUE.equals(schema.get("nullable"))) {
@@ -162,11 +220,7 @@ public final class CrdSchema {
 
   @SuppressWarnings("unchecked")
   private void checkObject(
-      Map<String, Object> schema,
-      Map<String, Object> map,
-      String path,
-      List<Problem> out,
-      boolean isRoot) {
+      Map<String, Object> schema, Map<String, Object> map, String path, Sink out, boolean isRoot) {
     if (schema.get("required") instanceof List<?> required) {
       for (Object r : required) {
         if (!map.containsKey(String.valueOf(r))) {
@@ -181,7 +235,8 @@ public final class CrdSchema {
     if (properties == null && additional == null) {
       return; // a bare object (metadata): left to the API server
     }
-    for (Map.Entry<String, Object> e : map.entrySet()) {
+    for (var it = map.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, Object> e = it.next();
       String child = join(path, e.getKey());
       if (isRoot && e.getKey().equals("metadata")) {
         continue;
@@ -192,19 +247,25 @@ public final class CrdSchema {
       } else if (additional instanceof Map<?, ?> addSchema) {
         check((Map<String, Object>) addSchema, e.getValue(), child, out, false);
       } else if (!Boolean.TRUE.equals(additional) && !preserveUnknown) {
-        out.add(
-            new Problem(
-                child,
-                String.valueOf(e.getValue()),
-                "is not declared by the schema of "
-                    + description
-                    + "; the API server would drop it"));
+        if (out.unknown() != null) {
+          out.unknown().add(child);
+          if (out.prune()) {
+            it.remove();
+          }
+        } else {
+          out.add(
+              new Problem(
+                  child,
+                  String.valueOf(e.getValue()),
+                  "is not declared by the schema of "
+                      + description
+                      + "; the API server would drop it"));
+        }
       }
     }
   }
 
-  private static void checkString(
-      Map<String, Object> schema, String s, String field, List<Problem> out) {
+  private static void checkString(Map<String, Object> schema, String s, String field, Sink out) {
     checkLength(schema, s.length(), "minLength", "maxLength", "characters", field, out);
     if (schema.get("pattern") instanceof String pattern
         && !Pattern.compile(pattern).matcher(s).find()) {
@@ -212,8 +273,7 @@ public final class CrdSchema {
     }
   }
 
-  private static void checkNumber(
-      Map<String, Object> schema, Number n, String field, List<Problem> out) {
+  private static void checkNumber(Map<String, Object> schema, Number n, String field, Sink out) {
     String format = (String) schema.get("format");
     if ("int32".equals(format)
         && (n.longValue() < Integer.MIN_VALUE || n.longValue() > Integer.MAX_VALUE)) {
@@ -237,7 +297,7 @@ public final class CrdSchema {
       String maxKey,
       String unit,
       String field,
-      List<Problem> out) {
+      Sink out) {
     if (schema.get(minKey) instanceof Number min && length < min.longValue()) {
       out.add(new Problem(field, Integer.toString(length), "needs at least " + min + " " + unit));
     }

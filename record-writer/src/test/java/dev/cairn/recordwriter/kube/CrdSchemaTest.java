@@ -173,4 +173,48 @@ class CrdSchemaTest {
     assertThatThrownBy(() -> gslb.validateField("conditions", Map.of()))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  /** As the API server: unknown fields apart from the schema's problems, and pruned on request. */
+  @Test
+  void listsUnknownFieldsApartAndPrunesThemAsTheApiServerDoes() {
+    CrdSchema gslb = CrdSchema.load("crds/k8gb.io_gslbs.yaml", "v1beta1");
+    Map<String, Object> strategy = new LinkedHashMap<>();
+    strategy.put("type", "failover");
+    strategy.put("dnsTtlSeconds", "thirty");
+    strategy.put("primaryGeotag", "eu");
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("strategy", strategy);
+    spec.put("extra", List.of(1));
+    Map<String, Object> object = new LinkedHashMap<>();
+    object.put("apiVersion", "k8gb.io/v1beta1");
+    object.put("kind", "Gslb");
+    object.put("metadata", Map.of("name", "app", "anything", "left to the server"));
+    object.put("spec", spec);
+
+    CrdSchema.Checked kept = gslb.check(object, false);
+    assertThat(kept.unknownFields()).containsExactly("spec.strategy.primaryGeotag", "spec.extra");
+    assertThat(kept.problems())
+        .extracting(Problem::field)
+        .containsExactly("spec.strategy.dnsTtlSeconds");
+    assertThat(strategy).containsKey("primaryGeotag");
+
+    CrdSchema.Checked pruned = gslb.check(object, true);
+    assertThat(pruned.unknownFields()).containsExactly("spec.strategy.primaryGeotag", "spec.extra");
+    assertThat(strategy).containsOnlyKeys("type", "dnsTtlSeconds");
+    assertThat(spec).containsOnlyKeys("strategy");
+    assertThat(gslb.check(object, true).unknownFields()).isEmpty();
+    assertThat(gslb.validate(object))
+        .extracting(Problem::field)
+        .containsExactly("spec.strategy.dnsTtlSeconds");
+
+    Map<String, Object> status = new LinkedHashMap<>();
+    status.put("geoTag", "eu");
+    status.put("conditions", List.of());
+    CrdSchema.Checked statusChecked = gslb.checkField("status", status, true);
+    assertThat(statusChecked.unknownFields()).containsExactly("status.conditions");
+    assertThat(statusChecked.problems())
+        .extracting(Problem::field)
+        .doesNotContain("status.conditions", "status.geoTag");
+    assertThat(status).containsOnlyKeys("geoTag");
+  }
 }
