@@ -25,6 +25,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -118,6 +119,10 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
   private final AtomicLong resourceVersion = new AtomicLong();
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final Map<String, Table> tables = new ConcurrentHashMap<>();
+
+  /** The checked schemas by CRD (its stored JSON) and version; a changed CRD is a new key. */
+  private final Map<String, CustomResourceAdmission.Schema> schemas = new HashMap<>();
+
   private final KubernetesCrudDispatcherHandler postHandler;
   private final KubernetesCrudDispatcherHandler putHandler;
   private final KubernetesCrudDispatcherHandler patchHandler;
@@ -185,7 +190,7 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
         case POST -> write(request, postHandler);
         case PUT -> write(request, putHandler);
         case PATCH -> write(request, patchHandler);
-        case GET -> isWatch(path) ? watch(path) : read(path);
+        case GET -> isWatch(path) ? watch(path) : read(path, wantsTable(request));
         case DELETE -> delete(path);
         default -> status(405, "MethodNotAllowed", request.getMethod() + " is not supported");
       };
@@ -205,7 +210,18 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
   private MockResponse write(RecordedRequest request, KubernetesCrudDispatcherHandler handler) {
     lock.writeLock().lock();
     try {
-      return json(handler.handle(request));
+      CustomResourceAdmission.Outcome admitted = admit(request);
+      if (admitted.refused() != null) {
+        return admitted.refused();
+      }
+      RecordedRequest admittedRequest = admitted.request();
+      KubernetesCrudDispatcherHandler chosen =
+          admittedRequest.method() == request.method() ? handler : putHandler;
+      MockResponse response = json(chosen.handle(admittedRequest));
+      for (String warning : admitted.warnings()) {
+        response.addHeader("Warning", "299 - \"" + warning.replace("\"", "\\\"") + "\"");
+      }
+      return response;
     } catch (KubernetesCrudDispatcherException e) {
       return json(new MockResponse().setResponseCode(e.getCode()).setBody(e.toStatusBody()));
     } finally {
@@ -278,15 +294,41 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
     return node == null || node.isNull() ? null : node.asString();
   }
 
-  private MockResponse read(String path) {
+  /** True when the client asks for a {@code meta.k8s.io/v1} Table (kubectl get does). */
+  private static boolean wantsTable(RecordedRequest request) {
+    String accept = request.getHeader("Accept");
+    return accept != null && accept.contains("as=Table") && accept.contains("g=meta.k8s.io");
+  }
+
+  private MockResponse read(String path, boolean asTable) {
     AttributeSet query = pathAttributes(path);
     if (isCoreEvents(query)) {
-      return coreEvents(path, query);
+      return coreEvents(path, query, asTable);
     }
     lock.readLock().lock();
     try {
       Table table = tables.get(tableKey(query));
       List<Stored> items = table == null ? List.of() : table.select(query);
+      boolean found =
+          query.containsKey(NAME)
+              ? !items.isEmpty()
+              : query.containsKey(KubernetesAttributesExtractor.PLURAL);
+      Optional<List<ServerTables.Column>> columns =
+          asTable && found ? customResourceColumns(query) : Optional.empty();
+      if (columns.isPresent()) {
+        List<JsonNode> objects = new ArrayList<>(items.size());
+        for (Stored item : items) {
+          objects.add(TREES.readTree(item.json()));
+        }
+        return table(
+            path,
+            ServerTables.customResources(
+                columns.get(),
+                objects,
+                String.valueOf(resourceVersion.get()),
+                include(path),
+                Instant.now()));
+      }
       if (query.containsKey(NAME)) {
         return items.isEmpty()
             ? notFound(query)
@@ -362,7 +404,72 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
    * events.k8s.io/v1} Event in its core form ({@link CoreEvents}), one by name or a list, filtered
    * by namespace and field selector. A watch of core Events sees only core Events.
    */
-  private MockResponse coreEvents(String path, AttributeSet query) {
+  private static ServerTables.Include include(String path) {
+    return ServerTables.Include.of(queryParameters(path).get("includeObject"));
+  }
+
+  private static MockResponse table(String path, JsonNode table) {
+    return json(new MockResponse().setResponseCode(200).setBody(TREES.writeValueAsString(table)));
+  }
+
+  /**
+   * The API server's checks of a custom resource against its CRD's schema, for writes that ask for
+   * field validation ({@link CustomResourceAdmission}); everything else passes as it is.
+   */
+  private CustomResourceAdmission.Outcome admit(RecordedRequest request) {
+    String path = request.getPath();
+    if (!path.contains("fieldValidation=")) {
+      return CustomResourceAdmission.Outcome.accept(request);
+    }
+    AttributeSet query = pathAttributes(path);
+    String version = value(query, KubernetesAttributesExtractor.VERSION);
+    Optional<String> crd = customResourceDefinition(query);
+    if (crd.isEmpty() || version == null) {
+      return CustomResourceAdmission.Outcome.accept(request);
+    }
+    CustomResourceAdmission.Schema schema =
+        schemas.computeIfAbsent(
+            crd.get() + "\n" + version,
+            k -> CustomResourceAdmission.Schema.of(TREES.readTree(crd.get()), version));
+    if (schema == null) {
+      return CustomResourceAdmission.Outcome.accept(request);
+    }
+    String current = null;
+    if (request.method() == io.fabric8.mockwebserver.dsl.HttpMethod.PATCH) {
+      Table table = tables.get(tableKey(query));
+      List<Stored> found = table == null ? List.of() : table.select(query);
+      current = found.isEmpty() ? null : found.get(0).json();
+    }
+    int q = path.indexOf('?');
+    boolean statusWrite = (q < 0 ? path : path.substring(0, q)).endsWith("/status");
+    return CustomResourceAdmission.admit(request, schema, current, statusWrite);
+  }
+
+  /** The stored CustomResourceDefinition (JSON) of a path's custom resource type, if any. */
+  private Optional<String> customResourceDefinition(AttributeSet query) {
+    String group = value(query, KubernetesAttributesExtractor.API);
+    String plural = value(query, KubernetesAttributesExtractor.PLURAL);
+    Table crds = tables.get("apiextensions.k8s.io/v1/customresourcedefinitions");
+    if (group == null || group.isEmpty() || plural == null || crds == null) {
+      return Optional.empty();
+    }
+    Stored crd = crds.objects.get(plural + "." + group);
+    return crd == null ? Optional.empty() : Optional.of(crd.json());
+  }
+
+  /**
+   * The printer columns of a custom resource type, from its CustomResourceDefinition in this store;
+   * empty for a type no CRD defines (built-in kinds, printed by kubectl from a plain list).
+   */
+  private Optional<List<ServerTables.Column>> customResourceColumns(AttributeSet query) {
+    String version = value(query, KubernetesAttributesExtractor.VERSION);
+    Optional<String> crd = customResourceDefinition(query);
+    return crd.isEmpty() || version == null
+        ? Optional.empty()
+        : ServerTables.crdColumns(TREES.readTree(crd.get()), version);
+  }
+
+  private MockResponse coreEvents(String path, AttributeSet query, boolean asTable) {
     List<CoreEvents.Term> terms;
     try {
       terms = CoreEvents.parse(queryParameters(path).get("fieldSelector"));
@@ -392,10 +499,21 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
           }
         }
       }
+      if (name != null && items.isEmpty()) {
+        return notFound(query);
+      }
+      if (asTable) {
+        List<JsonNode> events = new ArrayList<>(items.size());
+        for (String item : name == null ? items : items.subList(0, 1)) {
+          events.add(TREES.readTree(item));
+        }
+        return table(
+            path,
+            ServerTables.events(
+                events, String.valueOf(resourceVersion.get()), include(path), Instant.now()));
+      }
       if (name != null) {
-        return items.isEmpty()
-            ? notFound(query)
-            : json(new MockResponse().setResponseCode(200).setBody(items.get(0)));
+        return json(new MockResponse().setResponseCode(200).setBody(items.get(0)));
       }
       return json(new MockResponse().setResponseCode(200).setBody(list("v1", "Event", items)));
     } finally {

@@ -264,6 +264,7 @@ public final class LocalStackApplication {
         .append(first.topics().name(Topics.DECISIONS))
         .append(" -e -K'\\t'\n");
     b.append("  kubectl --server ").append(first.apiUrl()).append(" get dnsendpoints,gslbs -A\n");
+    b.append("  kubectl --server ").append(first.apiUrl()).append(" describe gslb app\n");
     b.append("Press Ctrl-C to stop.\n\n");
     return b.toString();
   }

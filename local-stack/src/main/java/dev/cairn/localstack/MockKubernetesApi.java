@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
  * One "cluster": the fabric8 mock Kubernetes API server on a loopback port, in CRUD mode with the
  * stack's own store ({@link IndexedCrudDispatcher}: fabric8's CRUD semantics, indexed, and watches
  * that honour resourceVersion and never stall the server), with the CRDs Cairn needs (HTTPRoute,
- * Gslb, DNSEndpoint) and enough API discovery for {@code kubectl --server <url> get dnsendpoints}
- * to work against it.
+ * Gslb, DNSEndpoint), API discovery and OpenAPI v3 documents ({@link OpenApiV3}), so that {@code
+ * kubectl --server <url>} gets, describes, explains and applies as against a cluster.
  */
 final class MockKubernetesApi implements AutoCloseable {
 
@@ -200,6 +200,7 @@ final class MockKubernetesApi implements AutoCloseable {
       }
     }
     docs.put("/apis", Serialization.asJson(new APIGroupListBuilder().withGroups(groups).build()));
+    docs.putAll(OpenApiV3.documents(CRDS));
     return Map.copyOf(docs);
   }
 

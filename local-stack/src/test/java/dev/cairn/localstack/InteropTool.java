@@ -43,6 +43,38 @@ final class InteropTool {
     throw new IllegalStateException("unreachable");
   }
 
+  /** What a run printed and how it ended. */
+  record Result(int exitCode, String out, String err) {}
+
+  /**
+   * Runs the tool with the arguments, and {@code input} on its standard input when not null;
+   * returns how it ended (for checking refusals).
+   */
+  Result attempt(String input, String... args) {
+    List<String> command = new ArrayList<>(List.of(executable));
+    command.addAll(List.of(args));
+    try {
+      Process p = new ProcessBuilder(command).start();
+      try (var in = p.getOutputStream()) {
+        if (input != null) {
+          in.write(input.getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      byte[] out = p.getInputStream().readAllBytes();
+      byte[] err = p.getErrorStream().readAllBytes();
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("%s finished", command).isTrue();
+      return new Result(
+          p.exitValue(),
+          new String(out, StandardCharsets.UTF_8),
+          new String(err, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Runs the tool with the arguments; asserts exit code 0 and returns stdout's lines. */
   List<String> run(String... args) {
     List<String> command = new ArrayList<>(List.of(executable));

@@ -139,6 +139,166 @@ class KubectlIT {
         .containsExactly("event.events.k8s.io/shop.invalidspec");
   }
 
+  /** The API server prints custom resources with their CRD's columns; kubectl shows them. */
+  @Test
+  void getPrintsTheGslbCrdsColumns() {
+    gslb("shop", "roundRobin");
+    gslb("app", "failover");
+
+    List<String> lines = kubectl("get", "gslbs", "-n", NS);
+    List<String> wide = kubectl("get", "gslbs", "-A", "-o", "wide");
+    List<String> one = kubectl("get", "gslb", "app", "-n", NS);
+
+    assertThat(lines.get(0)).containsPattern("^NAME +STRATEGY +GEOTAG\\s*$");
+    assertThat(lines.subList(1, lines.size()))
+        .satisfiesExactly(
+            l -> assertThat(l).startsWith("app ").contains("failover"),
+            l -> assertThat(l).startsWith("shop ").contains("roundRobin"));
+    assertThat(wide.get(0)).containsPattern("^NAMESPACE +NAME +STRATEGY +GEOTAG +HOSTS\\s*$");
+    assertThat(wide.get(1)).startsWith("apps ");
+    assertThat(one).hasSize(2);
+    assertThat(one.get(1)).startsWith("app ").contains("failover");
+    GenericKubernetesResource record = new GenericKubernetesResource();
+    record.setApiVersion("externaldns.k8s.io/v1alpha1");
+    record.setKind("DNSEndpoint");
+    record.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withNamespace(NS)
+            .withName("shop")
+            .build());
+    record.setAdditionalProperty("spec", Map.of("endpoints", List.of()));
+    client.resource(record).create();
+    List<String> records = kubectl("get", "dnsendpoints", "-n", NS);
+    assertThat(records.get(0))
+        .as("a CRD without printer columns shows its age")
+        .containsPattern("^NAME +AGE\\s*$");
+    assertThat(records.get(1)).matches("^shop +\\d+s\\s*$");
+  }
+
+  @Test
+  void getEventsPrintsTypeReasonObjectAndMessage() {
+    warning("shop", "u-1", "InvalidSpec", "Gslb apps/shop: spec.strategy.type='random'");
+
+    List<String> lines = kubectl("get", "events", "-n", NS);
+
+    assertThat(lines.get(0)).containsPattern("^LAST SEEN +TYPE +REASON +OBJECT +MESSAGE\\s*$");
+    assertThat(lines.get(1))
+        .contains("Warning")
+        .contains("InvalidSpec")
+        .contains("gslb/shop")
+        .contains("Gslb apps/shop: spec.strategy.type='random'");
+  }
+
+  private InteropTool.Result apply(String yaml, String... flags) {
+    List<String> args =
+        new java.util.ArrayList<>(List.of("--server", api.url(), "apply", "-f", "-"));
+    args.addAll(List.of(flags));
+    return kubectl.attempt(yaml, args.toArray(String[]::new));
+  }
+
+  private static String gslbYaml(String name, String strategyLines) {
+    return """
+        apiVersion: k8gb.io/v1beta1
+        kind: Gslb
+        metadata:
+          name: %s
+          namespace: apps
+        spec:
+          resourceRef:
+            apiVersion: gateway.networking.k8s.io/v1
+            kind: HTTPRoute
+            name: %s
+          strategy:
+        %s
+        """
+        .formatted(name, name, strategyLines.indent(4).stripTrailing());
+  }
+
+  @SuppressWarnings("unchecked")
+  private Map<String, Object> strategyOf(String name) {
+    GenericKubernetesResource g =
+        client.genericKubernetesResources(GSLBS).inNamespace(NS).withName(name).get();
+    Map<String, Object> spec = (Map<String, Object>) g.getAdditionalProperties().get("spec");
+    return (Map<String, Object>) spec.get("strategy");
+  }
+
+  /**
+   * kubectl apply validates on the server (it reads the OpenAPI documents to learn that it may): a
+   * valid Gslb is created and then changed, as on a cluster.
+   */
+  @Test
+  void applyCreatesAndChangesAGslb() {
+    InteropTool.Result created = apply(gslbYaml("web", "type: roundRobin\ndnsTtlSeconds: 30"));
+    InteropTool.Result changed =
+        apply(gslbYaml("web", "type: failover\nprimaryGeoTag: eu\ndnsTtlSeconds: 30"));
+
+    assertThat(created.exitCode()).as(created.err()).isZero();
+    assertThat(created.out()).contains("gslb.k8gb.io/web created");
+    assertThat(changed.exitCode()).as(changed.err()).isZero();
+    assertThat(changed.out()).contains("gslb.k8gb.io/web configured");
+    assertThat(strategyOf("web"))
+        .containsEntry("type", "failover")
+        .containsEntry("primaryGeoTag", "eu");
+  }
+
+  /**
+   * A misspelt field: refused by default (Strict), on a new object (POST) and on a change (the
+   * merge patch kubectl apply sends); dropped with a warning, or silently, when kubectl asks.
+   */
+  @Test
+  void anUnknownFieldIsRefusedOrDroppedAsKubectlAsks() {
+    String valid = gslbYaml("typo", "type: failover\nprimaryGeoTag: eu");
+    String typo = gslbYaml("typo", "type: failover\nprimaryGeotag: eu");
+    assertThat(apply(valid).exitCode()).isZero();
+
+    InteropTool.Result strictChange = apply(typo);
+    InteropTool.Result strictNew = apply(typo.replace("name: typo", "name: other"));
+
+    assertThat(strictChange.exitCode()).as(strictChange.out()).isNotZero();
+    assertThat(strictChange.err())
+        .contains("strict decoding error")
+        .contains("unknown field \"spec.strategy.primaryGeotag\"");
+    assertThat(strategyOf("typo")).containsEntry("primaryGeoTag", "eu");
+    assertThat(strictNew.exitCode()).as(strictNew.out()).isNotZero();
+    assertThat(strictNew.err()).contains("unknown field \"spec.strategy.primaryGeotag\"");
+    assertThat(client.genericKubernetesResources(GSLBS).inNamespace(NS).withName("other").get())
+        .isNull();
+
+    InteropTool.Result warn = apply(typo, "--validate=warn");
+    assertThat(warn.exitCode()).as(warn.err()).isZero();
+    assertThat(warn.err()).contains("unknown field \"spec.strategy.primaryGeotag\"");
+    assertThat(strategyOf("typo")).containsOnlyKeys("type");
+
+    InteropTool.Result ignored =
+        apply(gslbYaml("quiet", "type: roundRobin\nextra: 1"), "--validate=false");
+    assertThat(ignored.exitCode()).as(ignored.err()).isZero();
+    assertThat(ignored.err()).doesNotContain("unknown field");
+    assertThat(strategyOf("quiet")).containsOnlyKeys("type");
+  }
+
+  @Test
+  void aValueTheSchemaRefusesIsInvalid() {
+    InteropTool.Result result = apply(gslbYaml("ttl", "type: roundRobin\ndnsTtlSeconds: thirty"));
+
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.err())
+        .contains("Gslb \"ttl\" is invalid")
+        .contains("spec.strategy.dnsTtlSeconds");
+    assertThat(client.genericKubernetesResources(GSLBS).inNamespace(NS).withName("ttl").get())
+        .isNull();
+  }
+
+  @Test
+  void explainDescribesTheGslbSchema() {
+    String explained = String.join("\n", kubectl("explain", "gslb.spec.strategy"));
+
+    assertThat(explained)
+        .contains("GROUP:      k8gb.io")
+        .contains("KIND:       Gslb")
+        .contains("primaryGeoTag")
+        .contains("dnsTtlSeconds");
+  }
+
   @Test
   void listsAreNamedAfterTheirKind() {
     gslb("shop", "roundRobin");
