@@ -190,7 +190,17 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
         case POST -> write(request, postHandler);
         case PUT -> write(request, putHandler);
         case PATCH -> write(request, patchHandler);
-        case GET -> isWatch(path) ? watch(path) : read(path, wantsTable(request));
+        case GET ->
+            isWatch(path)
+                ? isWebSocket(request)
+                    ? watch(path)
+                    : status(
+                        400,
+                        "BadRequest",
+                        "this mock API (Cairn's local stack) serves watches over WebSocket only, as"
+                            + " fabric8 clients open them; a streamed HTTP watch (kubectl get"
+                            + " --watch) is not supported: run the get again instead")
+                : read(path, wantsTable(request));
         case DELETE -> delete(path);
         default -> status(405, "MethodNotAllowed", request.getMethod() + " is not supported");
       };
@@ -292,6 +302,12 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
 
   private static String textOrNull(JsonNode node) {
     return node == null || node.isNull() ? null : node.asString();
+  }
+
+  /** True for a request that asks to become a WebSocket (how fabric8 clients watch). */
+  private static boolean isWebSocket(RecordedRequest request) {
+    String upgrade = request.getHeader("Upgrade");
+    return upgrade != null && upgrade.equalsIgnoreCase("websocket");
   }
 
   /** True when the client asks for a {@code meta.k8s.io/v1} Table (kubectl get does). */

@@ -300,6 +300,26 @@ class KubectlIT {
   }
 
   @Test
+  void aStreamedWatchIsRefusedWithAReason() {
+    gslb("shop", "roundRobin");
+
+    InteropTool.Result watched =
+        kubectl.attempt(
+            null,
+            "--server",
+            api.url(),
+            "get",
+            "gslbs",
+            "-n",
+            NS,
+            "--watch",
+            "--request-timeout=5s");
+
+    assertThat(watched.out()).contains("shop");
+    assertThat(watched.err()).contains("serves watches over WebSocket only");
+  }
+
+  @Test
   void listsAreNamedAfterTheirKind() {
     gslb("shop", "roundRobin");
 
