@@ -176,6 +176,25 @@ class KubectlIT {
   }
 
   @Test
+  void getPrintsAnHttpRoutesHostnamesAsOnACluster() {
+    GenericKubernetesResource route = new GenericKubernetesResource();
+    route.setApiVersion("gateway.networking.k8s.io/v1");
+    route.setKind("HTTPRoute");
+    route.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withNamespace(NS)
+            .withName("web")
+            .build());
+    route.setAdditionalProperty("spec", Map.of("hostnames", List.of("web.example.com")));
+    client.resource(route).create();
+
+    List<String> lines = kubectl("get", "httproutes", "-n", NS);
+
+    assertThat(lines.get(0)).containsPattern("^NAME +HOSTNAMES +AGE\\s*$");
+    assertThat(lines.get(1)).matches("^web +\\[\"web.example.com\"\\] +\\d+s\\s*$");
+  }
+
+  @Test
   void getEventsPrintsTypeReasonObjectAndMessage() {
     warning("shop", "u-1", "InvalidSpec", "Gslb apps/shop: spec.strategy.type='random'");
 
