@@ -107,6 +107,10 @@ class DnsResponderIT {
           .until(() -> probe.rcode("both.cloud.example.com.", Type.A) == Rcode.NXDOMAIN);
       assertThat(probe.actuator("health/readiness").statusCode()).isEqualTo(200);
       assertThat(probe.actuator("health").body()).contains("\"state\":\"synced\"");
+      assertThat(probe.actuator("health/liveness").body())
+          .contains("\"dnsListeners\"")
+          .contains("\"listeners\":");
+      assertThat(probe.actuator("health/readiness").body()).contains("\"dnsListeners\"");
 
       api.apply("app", LOCAL, List.of(endpoint("app.cloud.example.com", "A", 30, "192.0.2.7")));
       await()

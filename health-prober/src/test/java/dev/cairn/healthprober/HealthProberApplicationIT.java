@@ -122,6 +122,7 @@ class HealthProberApplicationIT {
       assertThat(a.failingSince()).isNull();
       assertThat(answers.snapshot()).containsOnlyKeys(key);
 
+      assertThat(get("/actuator/health/liveness")).startsWith("200").contains("\"proberThreads\"");
       String health = get("/actuator/health");
       assertThat(health).startsWith("200").contains("\"prober\"").contains("\"us\"");
       String metrics = get("/actuator/prometheus");

@@ -24,7 +24,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,6 +71,7 @@ public final class DnsServer implements AutoCloseable {
   private final Settings settings;
   private final QueryProcessor processor;
   private final List<Thread> threads = new ArrayList<>();
+  private final Map<String, Throwable> stopped = new ConcurrentHashMap<>();
   private DatagramChannel udp;
   private ServerSocketChannel tcp;
   private Selector selector;
@@ -104,6 +108,21 @@ public final class DnsServer implements AutoCloseable {
         .addKeyValue("port", udpPort())
         .addKeyValue("udpWorkers", settings.udpWorkers())
         .log("DNS listener started");
+  }
+
+  /** The number of listener threads: the UDP workers and the TCP thread. */
+  public int listeners() {
+    return settings.udpWorkers() + 1;
+  }
+
+  /**
+   * The listener threads that an unexpected error stopped while the server runs, by name, with the
+   * error; empty while every listener serves.
+   */
+  public Map<String, String> stoppedListeners() {
+    Map<String, String> out = new TreeMap<>();
+    stopped.forEach((name, error) -> out.put(name, String.valueOf(error)));
+    return out;
   }
 
   /** The bound UDP port (the configured one, or the free one picked for port 0). */
@@ -153,8 +172,29 @@ public final class DnsServer implements AutoCloseable {
         : StandardProtocolFamily.INET;
   }
 
-  private static Thread start(String name, Runnable body) {
-    Thread thread = new Thread(body, name);
+  /**
+   * A listener thread. A query's RuntimeException is caught in the loop and the thread goes on; an
+   * Error ends the thread, which is recorded ({@link #stoppedListeners()}: liveness goes DOWN, so
+   * the process is restarted instead of staying up without answering).
+   */
+  private Thread start(String name, Runnable body) {
+    Thread thread =
+        new Thread(
+            () -> {
+              try {
+                body.run();
+              } catch (Throwable t) {
+                stopped.put(name, t);
+                log.atError()
+                    .setCause(t)
+                    .addKeyValue("thread", name)
+                    .log(
+                        "DNS listener thread {} stopped on an unexpected error; its queries are no"
+                            + " longer answered and liveness is DOWN",
+                        name);
+              }
+            },
+            name);
     thread.setDaemon(true);
     thread.start();
     return thread;

@@ -8,6 +8,7 @@ import dev.cairn.healthprober.discovery.PeerDiscovery;
 import dev.cairn.healthprober.dns.DnsClient;
 import dev.cairn.healthprober.dns.DnsLookup;
 import dev.cairn.healthprober.health.ProberHealthIndicator;
+import dev.cairn.healthprober.health.ProberThreadsHealthIndicator;
 import dev.cairn.healthprober.kafka.Outbox;
 import dev.cairn.healthprober.kafka.OutboxPublisher;
 import dev.cairn.healthprober.kafka.TopologyInputs;
@@ -313,6 +314,12 @@ class ProberConfiguration {
       OutboxPublisher publisher) {
     return new ProberHealthIndicator(
         inputs, directory, scheduler, resolver, client, outbox, publisher);
+  }
+
+  @Bean
+  ProberThreadsHealthIndicator proberThreadsHealthIndicator(
+      DnsClient client, OutboxPublisher publisher) {
+    return new ProberThreadsHealthIndicator(client, publisher);
   }
 
   @Bean

@@ -181,6 +181,13 @@ public final class DnsClient implements AutoCloseable {
     ((ThreadPoolExecutor) tcp).allowCoreThreadTimeOut(true);
     this.reader = new Thread(this::readLoop, "cairn-dns-reader");
     this.reader.setDaemon(true);
+    this.reader.setUncaughtExceptionHandler(
+        (t, e) ->
+            log.atError()
+                .setCause(e)
+                .log(
+                    "the DNS reader thread stopped on an unexpected error; no answer is read any"
+                        + " more and liveness is DOWN"));
     this.reader.start();
   }
 
@@ -557,6 +564,11 @@ public final class DnsClient implements AutoCloseable {
   /** True while the reader thread runs. */
   public boolean alive() {
     return running && reader.isAlive();
+  }
+
+  /** True when the reader thread ended while the client is open (an unexpected error). */
+  public boolean readerStopped() {
+    return running && reader.getState() == Thread.State.TERMINATED;
   }
 
   /** The source ports of the sockets, for diagnostics. */

@@ -48,6 +48,13 @@ public final class OutboxPublisher implements AutoCloseable {
             });
     this.thread = new Thread(this::run, "cairn-prober-publisher");
     this.thread.setDaemon(true);
+    this.thread.setUncaughtExceptionHandler(
+        (t, e) ->
+            log.atError()
+                .setCause(e)
+                .log(
+                    "the publisher thread stopped on an unexpected error; no answer is published"
+                        + " any more and liveness is DOWN"));
   }
 
   /** Starts the sending thread. */
@@ -58,6 +65,11 @@ public final class OutboxPublisher implements AutoCloseable {
   /** True while the sending thread runs. */
   public boolean alive() {
     return thread.isAlive();
+  }
+
+  /** True when the sending thread ended while the publisher is open (an unexpected error). */
+  public boolean stopped() {
+    return running && thread.getState() == Thread.State.TERMINATED;
   }
 
   /** The last send error while sends fail, else {@code null}. */

@@ -359,4 +359,40 @@ class DnsClientIT {
 
     assertThat(e.failure()).isEqualTo(Exchange.Failure.TRANSPORT);
   }
+
+  /**
+   * A completion that throws a RuntimeException is logged and the reader goes on; an Error ends the
+   * reader, which the client then reports (the prober's liveness goes DOWN on it).
+   */
+  @Test
+  void reportsAReaderThatAnErrorStopped() throws Exception {
+    server.answer("a.test", "192.0.2.1");
+    java.util.concurrent.CountDownLatch called = new java.util.concurrent.CountDownLatch(2);
+
+    client.send(
+        client.encode("a.test", RecordType.A, false),
+        server.address(),
+        TIMEOUT.toNanos(),
+        e -> {
+          called.countDown();
+          throw new IllegalStateException("a failing callback for the test");
+        });
+    assertThat(send("a.test", RecordType.A).failure()).isNull();
+    assertThat(client.readerStopped()).isFalse();
+
+    client.send(
+        client.encode("a.test", RecordType.A, false),
+        server.address(),
+        TIMEOUT.toNanos(),
+        e -> {
+          called.countDown();
+          throw new AssertionError("an error for the test");
+        });
+    assertThat(called.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(client::readerStopped);
+    assertThat(client.alive()).isFalse();
+
+    client.close();
+    assertThat(client.readerStopped()).as("a closed client reports nothing").isFalse();
+  }
 }
