@@ -579,6 +579,9 @@ class RecordWriterIT {
         .contains("\"decisions\"")
         .contains("\"leadership\"")
         .contains("\"dnsEndpoints\"");
+    var liveness = writer.get("/actuator/health/liveness");
+    assertThat(liveness.statusCode()).isEqualTo(200);
+    assertThat(liveness.body()).contains("\"writerThreads\"");
     String prometheus = writer.get("/actuator/prometheus").body();
     assertThat(prometheus)
         .contains("cairn_writer_writes_total")

@@ -4,6 +4,7 @@ import dev.cairn.commonmodel.codec.CairnDeserializer;
 import dev.cairn.commonmodel.codec.EventTime;
 import dev.cairn.commonmodel.codec.MalformedRecordException;
 import dev.cairn.commonmodel.codec.SchemaVersionException;
+import dev.cairn.commonmodel.runtime.CriticalThread;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -72,8 +73,9 @@ public final class StateTopicReader<V> implements AutoCloseable {
   private final AtomicLong malformed = new AtomicLong();
   private final AtomicLong applied = new AtomicLong();
   private final AtomicReference<String> blockedReason = new AtomicReference<>();
+  private final AtomicReference<String> failure = new AtomicReference<>();
   private final CountDownLatch caughtUp = new CountDownLatch(1);
-  private final Thread thread;
+  private final CriticalThread thread;
   private volatile KafkaConsumer<byte[], byte[]> consumer;
   private volatile boolean running = true;
 
@@ -103,8 +105,12 @@ public final class StateTopicReader<V> implements AutoCloseable {
     this.topic = Objects.requireNonNull(topic, "topic");
     this.deserializer = new CairnDeserializer<>(valueType);
     this.listener = listener == null ? (k, o, n) -> {} : listener;
-    this.thread = new Thread(this::run, "cairn-reader-" + topic);
-    this.thread.setDaemon(true);
+    this.thread =
+        new CriticalThread(
+            "cairn-reader-" + topic,
+            this::run,
+            log,
+            "the state topic " + topic + " is no longer read");
   }
 
   /** Starts reading on a daemon thread. */
@@ -148,9 +154,23 @@ public final class StateTopicReader<V> implements AutoCloseable {
     return applied.get();
   }
 
-  /** Why the reader stopped (a newer schema version), or {@code null} while it is reading. */
+  /**
+   * Why the reader stopped (a newer schema version, or a {@link #failure()}), or {@code null} while
+   * it is reading.
+   */
   public String blockedReason() {
-    return blockedReason.get();
+    String reason = blockedReason.get();
+    return reason != null ? reason : failure();
+  }
+
+  /**
+   * Why the reader ended on an unexpected failure (an exception of the consumer, an error), which a
+   * restart of the process may cure, or {@code null}. A stop on a newer schema version is not a
+   * failure: a restart would meet the same record ({@link #blockedReason()} only).
+   */
+  public String failure() {
+    String error = thread.failure();
+    return error != null ? "reader of " + topic + " stopped: " + error : failure.get();
   }
 
   /** The topic this reader follows. */
@@ -191,6 +211,7 @@ public final class StateTopicReader<V> implements AutoCloseable {
       }
     } catch (RuntimeException e) {
       blockedReason.set("reader of " + topic + " failed: " + e);
+      failure.set("reader of " + topic + " failed: " + e);
       log.atError().addKeyValue("topic", topic).setCause(e).log("state topic reader failed");
     }
   }
@@ -284,7 +305,7 @@ public final class StateTopicReader<V> implements AutoCloseable {
       c.wakeup();
     }
     try {
-      thread.join(5_000);
+      thread.thread().join(5_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -269,6 +269,7 @@ class StateTopicReaderIT {
       assertThat(reader.get(afterStop.ref().key())).as("records after the stop").isNull();
       assertThat(reader.appliedCount()).isEqualTo(1);
       assertThat(reader.caughtUp()).as("it never read up to the end").isFalse();
+      assertThat(reader.failure()).as("a schema stop is not a failure").isNull();
     }
     assertThat(events.forTopic(topic))
         .anySatisfy(
@@ -296,6 +297,43 @@ class StateTopicReaderIT {
       assertThat(reader.blockedReason()).contains(topic).contains("2.1").contains("1.0");
       assertThat(reader.snapshot()).containsOnlyKeys(first.ref().key());
       assertThat(reader.appliedCount()).isEqualTo(1);
+    }
+  }
+
+  /**
+   * A listener's exception is logged and the reader goes on; an Error ends the reader, which is a
+   * failure (a restart may cure it), unlike a stop on a newer schema version.
+   */
+  @Test
+  void reportsAFailureWhenAnErrorEndsItButNotForAListenerException() throws Exception {
+    String failing = createRoutesTopic(1);
+    String broken = createRoutesTopic(1);
+    send(failing, route("shop", "storefront", "shop.example.com"));
+    send(broken, route("shop", "storefront", "shop.example.com"));
+    StateTopicReader.Listener<RouteState> throwing =
+        (k, o, n) -> {
+          throw new IllegalStateException("a listener bug");
+        };
+    StateTopicReader.Listener<RouteState> erring =
+        (k, o, n) -> {
+          throw new AssertionError("an error in the listener");
+        };
+
+    try (StateTopicReader<RouteState> a =
+            new StateTopicReader<>(
+                    broker.getBrokersAsString(), Map.of(), failing, RouteState.class, throwing)
+                .start();
+        StateTopicReader<RouteState> b =
+            new StateTopicReader<>(
+                    broker.getBrokersAsString(), Map.of(), broken, RouteState.class, erring)
+                .start()) {
+      await().atMost(WAIT).until(() -> b.failure() != null);
+      assertThat(a.awaitCaughtUp(WAIT)).isTrue();
+
+      assertThat(a.failure()).isNull();
+      assertThat(a.blockedReason()).isNull();
+      assertThat(b.failure()).contains(broken).contains("an error in the listener");
+      assertThat(b.blockedReason()).isNotNull();
     }
   }
 

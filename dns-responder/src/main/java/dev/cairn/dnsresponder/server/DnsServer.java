@@ -1,5 +1,6 @@
 package dev.cairn.dnsresponder.server;
 
+import dev.cairn.commonmodel.runtime.CriticalThread;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -70,8 +71,8 @@ public final class DnsServer implements AutoCloseable {
 
   private final Settings settings;
   private final QueryProcessor processor;
-  private final List<Thread> threads = new ArrayList<>();
-  private final Map<String, Throwable> stopped = new ConcurrentHashMap<>();
+  private final List<CriticalThread> threads = new ArrayList<>();
+  private final Map<String, String> stopped = new ConcurrentHashMap<>();
   private DatagramChannel udp;
   private ServerSocketChannel tcp;
   private Selector selector;
@@ -120,8 +121,12 @@ public final class DnsServer implements AutoCloseable {
    * error; empty while every listener serves.
    */
   public Map<String, String> stoppedListeners() {
-    Map<String, String> out = new TreeMap<>();
-    stopped.forEach((name, error) -> out.put(name, String.valueOf(error)));
+    Map<String, String> out = new TreeMap<>(stopped);
+    for (CriticalThread t : threads) {
+      if (t.failure() != null) {
+        out.put(t.name(), t.failure());
+      }
+    }
     return out;
   }
 
@@ -177,27 +182,8 @@ public final class DnsServer implements AutoCloseable {
    * Error ends the thread, which is recorded ({@link #stoppedListeners()}: liveness goes DOWN, so
    * the process is restarted instead of staying up without answering).
    */
-  private Thread start(String name, Runnable body) {
-    Thread thread =
-        new Thread(
-            () -> {
-              try {
-                body.run();
-              } catch (Throwable t) {
-                stopped.put(name, t);
-                log.atError()
-                    .setCause(t)
-                    .addKeyValue("thread", name)
-                    .log(
-                        "DNS listener thread {} stopped on an unexpected error; its queries are no"
-                            + " longer answered and liveness is DOWN",
-                        name);
-              }
-            },
-            name);
-    thread.setDaemon(true);
-    thread.start();
-    return thread;
+  private CriticalThread start(String name, Runnable body) {
+    return new CriticalThread(name, body, log, "its queries are no longer answered").start();
   }
 
   private void serveUdp() {
@@ -397,12 +383,18 @@ public final class DnsServer implements AutoCloseable {
       }
     }
     closeChannels();
-    for (Thread thread : threads) {
+    for (CriticalThread critical : threads) {
+      Thread thread = critical.thread();
       try {
         thread.join(2000);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         break;
+      }
+    }
+    for (CriticalThread t : threads) {
+      if (t.failure() != null) {
+        stopped.put(t.name(), t.failure()); // kept for stoppedListeners() after close
       }
     }
     threads.clear();

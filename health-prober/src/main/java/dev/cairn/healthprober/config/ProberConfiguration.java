@@ -318,8 +318,8 @@ class ProberConfiguration {
 
   @Bean
   ProberThreadsHealthIndicator proberThreadsHealthIndicator(
-      DnsClient client, OutboxPublisher publisher) {
-    return new ProberThreadsHealthIndicator(client, publisher);
+      DnsClient client, OutboxPublisher publisher, TopologyInputs inputs) {
+    return new ProberThreadsHealthIndicator(client, publisher, inputs);
   }
 
   @Bean

@@ -1,5 +1,6 @@
 package dev.cairn.healthprober.dns;
 
+import dev.cairn.commonmodel.runtime.CriticalThread;
 import dev.cairn.healthprober.peer.ServerAddress;
 import dev.cairn.healthprober.probe.RecordType;
 import java.io.DataInputStream;
@@ -121,7 +122,7 @@ public final class DnsClient implements AutoCloseable {
       ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(512));
 
   private final ExecutorService tcp;
-  private final Thread reader;
+  private final CriticalThread reader;
   private final AtomicInteger nextChannel = new AtomicInteger();
   private volatile boolean running = true;
 
@@ -179,16 +180,13 @@ public final class DnsClient implements AutoCloseable {
               return t;
             });
     ((ThreadPoolExecutor) tcp).allowCoreThreadTimeOut(true);
-    this.reader = new Thread(this::readLoop, "cairn-dns-reader");
-    this.reader.setDaemon(true);
-    this.reader.setUncaughtExceptionHandler(
-        (t, e) ->
-            log.atError()
-                .setCause(e)
-                .log(
-                    "the DNS reader thread stopped on an unexpected error; no answer is read any"
-                        + " more and liveness is DOWN"));
-    this.reader.start();
+    this.reader =
+        new CriticalThread(
+                "cairn-dns-reader",
+                this::readLoop,
+                log,
+                "no DNS answer is read any more; liveness is DOWN")
+            .start();
   }
 
   private int bindRandomPort(DatagramChannel ch) throws IOException {
@@ -568,7 +566,7 @@ public final class DnsClient implements AutoCloseable {
 
   /** True when the reader thread ended while the client is open (an unexpected error). */
   public boolean readerStopped() {
-    return running && reader.getState() == Thread.State.TERMINATED;
+    return running && reader.failure() != null;
   }
 
   /** The source ports of the sockets, for diagnostics. */
@@ -635,7 +633,7 @@ public final class DnsClient implements AutoCloseable {
     running = false;
     selector.wakeup();
     try {
-      reader.join(2_000);
+      reader.thread().join(2_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -1,5 +1,6 @@
 package dev.cairn.healthprober.kafka;
 
+import dev.cairn.commonmodel.runtime.CriticalThread;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.CompletableFuture;
@@ -30,7 +31,7 @@ public final class OutboxPublisher implements AutoCloseable {
   private final ScheduledExecutorService retries;
   private final AtomicBoolean failing = new AtomicBoolean();
   private final AtomicReference<String> lastError = new AtomicReference<>();
-  private final Thread thread;
+  private final CriticalThread thread;
   private volatile boolean running = true;
 
   public OutboxPublisher(
@@ -46,15 +47,12 @@ public final class OutboxPublisher implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    this.thread = new Thread(this::run, "cairn-prober-publisher");
-    this.thread.setDaemon(true);
-    this.thread.setUncaughtExceptionHandler(
-        (t, e) ->
-            log.atError()
-                .setCause(e)
-                .log(
-                    "the publisher thread stopped on an unexpected error; no answer is published"
-                        + " any more and liveness is DOWN"));
+    this.thread =
+        new CriticalThread(
+            "cairn-prober-publisher",
+            this::run,
+            log,
+            "no probe answer is published any more; liveness is DOWN");
   }
 
   /** Starts the sending thread. */
@@ -69,7 +67,7 @@ public final class OutboxPublisher implements AutoCloseable {
 
   /** True when the sending thread ended while the publisher is open (an unexpected error). */
   public boolean stopped() {
-    return running && thread.getState() == Thread.State.TERMINATED;
+    return running && thread.failure() != null;
   }
 
   /** The last send error while sends fail, else {@code null}. */
@@ -147,7 +145,7 @@ public final class OutboxPublisher implements AutoCloseable {
   public void close() {
     running = false;
     try {
-      thread.join(10_000);
+      thread.thread().join(10_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

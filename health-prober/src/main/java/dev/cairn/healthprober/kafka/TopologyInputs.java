@@ -122,6 +122,20 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
     return null;
   }
 
+  /**
+   * Why a reader ended on an unexpected failure, which a restart may cure ({@link
+   * StateTopicReader#failure()}), or {@code null}.
+   */
+  public String failure() {
+    List<StateTopicReader<?>> readers = ownTopicsClosed ? List.of(gslbs, routes, nodes) : all();
+    for (StateTopicReader<?> r : readers) {
+      if (r.failure() != null) {
+        return r.failure();
+      }
+    }
+    return null;
+  }
+
   /** Every Gslb. */
   @Override
   public Collection<GslbState> gslbs() {

@@ -9,6 +9,7 @@ import dev.cairn.recordwriter.health.DecisionsHealthIndicator;
 import dev.cairn.recordwriter.health.DnsEndpointsHealthIndicator;
 import dev.cairn.recordwriter.health.GslbStatusHealthIndicator;
 import dev.cairn.recordwriter.health.LeadershipHealthIndicator;
+import dev.cairn.recordwriter.health.WriterThreadsHealthIndicator;
 import dev.cairn.recordwriter.kafka.StateFeed;
 import dev.cairn.recordwriter.kube.CrdSchema;
 import dev.cairn.recordwriter.kube.DnsEndpointCache;
@@ -39,6 +40,7 @@ import java.net.UnknownHostException;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -412,6 +414,17 @@ public class WriterConfiguration {
   @Bean
   DecisionsHealthIndicator decisionsHealthIndicator(StateFeed<TargetDecision> feed) {
     return new DecisionsHealthIndicator(feed);
+  }
+
+  @Bean
+  WriterThreadsHealthIndicator writerThreadsHealthIndicator(
+      RecordReconciler records,
+      GslbStatusReconciler statuses,
+      WriteScheduler scheduler,
+      StateFeed<TargetDecision> decisions,
+      StateFeed<GslbStatus> statusFeed) {
+    return new WriterThreadsHealthIndicator(
+        records, statuses, scheduler, List.of(decisions, statusFeed));
   }
 
   @Bean

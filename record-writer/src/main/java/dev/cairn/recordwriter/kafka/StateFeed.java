@@ -101,6 +101,14 @@ public final class StateFeed<V> implements StateTopicReader.Listener<V> {
     return reader.blockedReason();
   }
 
+  /**
+   * Why the reader ended on an unexpected failure, or {@code null} ({@link
+   * StateTopicReader#failure()}).
+   */
+  public String failure() {
+    return reader.failure();
+  }
+
   /** The number of keys with a value. */
   public int size() {
     return reader.size();

@@ -152,6 +152,11 @@ public final class GslbStatusReconciler {
     return loop.caughtUp();
   }
 
+  /** What ended the planning thread unexpectedly, or {@code null}. */
+  public String failure() {
+    return loop.failure();
+  }
+
   /** Gslbs waiting to be planned (approximate). */
   public int pending() {
     return loop.pending();

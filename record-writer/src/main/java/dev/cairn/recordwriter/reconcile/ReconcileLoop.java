@@ -1,5 +1,6 @@
 package dev.cairn.recordwriter.reconcile;
 
+import dev.cairn.commonmodel.runtime.CriticalThread;
 import dev.cairn.recordwriter.kube.WriteResult;
 import dev.cairn.recordwriter.reconcile.WriteQueue.Lane;
 import dev.cairn.recordwriter.reconcile.WriteQueue.Target;
@@ -84,7 +85,7 @@ final class ReconcileLoop<K> {
 
   private final BlockingQueue<Runnable> signals = new LinkedBlockingQueue<>();
   private final ScheduledExecutorService timers;
-  private final Thread worker;
+  private final CriticalThread worker;
   private volatile boolean stopping;
   private volatile boolean caughtUp;
   private volatile int pending;
@@ -140,8 +141,14 @@ final class ReconcileLoop<K> {
               t.setDaemon(true);
               return t;
             });
-    this.worker = new Thread(this::run, names.thread());
-    this.worker.setDaemon(true);
+    this.worker =
+        new CriticalThread(
+            names.thread(), this::run, log, "the " + names.role() + " plans nothing more");
+  }
+
+  /** What ended the worker thread unexpectedly, or {@code null}. Thread-safe. */
+  String failure() {
+    return worker.failure() == null ? null : worker.name() + ": " + worker.failure();
   }
 
   /** Starts the worker and the periodic resync. Thread-safe. */
@@ -162,11 +169,11 @@ final class ReconcileLoop<K> {
     stopping = true;
     signals.offer(() -> {});
     try {
-      worker.join(timeout.toMillis());
+      worker.thread().join(timeout.toMillis());
       if (worker.isAlive()) {
         log.atWarn().log("the {} did not finish its pass in time; interrupting it", names.role());
-        worker.interrupt();
-        worker.join(1_000);
+        worker.thread().interrupt();
+        worker.thread().join(1_000);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

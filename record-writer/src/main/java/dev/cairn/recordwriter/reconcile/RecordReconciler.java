@@ -203,6 +203,11 @@ public final class RecordReconciler {
     return loop.caughtUp();
   }
 
+  /** What ended the planning thread unexpectedly, or {@code null}. */
+  public String failure() {
+    return loop.failure();
+  }
+
   /** Names waiting to be planned (approximate, for health and benchmarks). */
   public int pending() {
     return loop.pending();

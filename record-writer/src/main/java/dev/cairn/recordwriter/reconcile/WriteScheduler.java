@@ -1,5 +1,6 @@
 package dev.cairn.recordwriter.reconcile;
 
+import dev.cairn.commonmodel.runtime.CriticalThread;
 import dev.cairn.recordwriter.kube.WriteResult;
 import dev.cairn.recordwriter.reconcile.WriteQueue.Lane;
 import dev.cairn.recordwriter.reconcile.WriteQueue.Target;
@@ -72,7 +73,7 @@ public final class WriteScheduler {
   private final Condition changed = lock.newCondition();
   private final WriteQueue<Queued> queue;
   private final ExecutorService writers;
-  private final Thread dispatcher;
+  private final CriticalThread dispatcher;
   private volatile boolean stopping;
 
   /**
@@ -107,8 +108,9 @@ public final class WriteScheduler {
               t.setDaemon(true);
               return t;
             });
-    this.dispatcher = new Thread(this::dispatch, "cairn-write-dispatcher");
-    this.dispatcher.setDaemon(true);
+    this.dispatcher =
+        new CriticalThread(
+            "cairn-write-dispatcher", this::dispatch, log, "no write is sent any more");
   }
 
   /**
@@ -135,6 +137,11 @@ public final class WriteScheduler {
         throttle,
         clock,
         (lane, wait) -> (lane == Lane.RECORD ? recordWait : statusWait).accept(wait));
+  }
+
+  /** What ended the dispatcher thread unexpectedly, or {@code null}. */
+  public String failure() {
+    return dispatcher.failure() == null ? null : dispatcher.name() + ": " + dispatcher.failure();
   }
 
   /** Starts the dispatcher. */
@@ -214,9 +221,9 @@ public final class WriteScheduler {
       lock.unlock();
     }
     dropped.forEach(q -> drop(q.write()));
-    dispatcher.interrupt(); // it may be waiting for a token
+    dispatcher.thread().interrupt(); // it may be waiting for a token
     try {
-      dispatcher.join(timeout.toMillis());
+      dispatcher.thread().join(timeout.toMillis());
       writers.shutdown();
       if (!writers.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         log.atWarn().log("writes in flight did not finish in time; interrupting them");

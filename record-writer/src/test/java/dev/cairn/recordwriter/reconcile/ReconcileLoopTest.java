@@ -135,6 +135,38 @@ class ReconcileLoopTest {
     assertThat(loop.caughtUp()).isTrue();
   }
 
+  /**
+   * An exception of a plan is handled (the key backs off); an Error ends the worker, which the loop
+   * then reports for the writer's liveness.
+   */
+  @Test
+  void anErrorEndsTheWorkerAndIsReportedWhereAnExceptionIsNot() {
+    List<List<String>> planned = new CopyOnWriteArrayList<>();
+    loop =
+        loop(
+            Clock.systemUTC(),
+            () -> loop.markDirty(List.of("a", "bad")),
+            batch -> {
+              if (batch.contains("bad")) {
+                throw new IllegalStateException("odd object");
+              }
+              if (batch.contains("fatal")) {
+                throw new AssertionError("an error for the test");
+              }
+              planned.add(batch);
+            },
+            true);
+    loop.start();
+    loop.onCaughtUp();
+    await().untilAsserted(() -> assertThat(planned).contains(List.of("a")));
+    assertThat(loop.failure()).isNull();
+
+    loop.signal(() -> loop.markDirty("fatal"));
+
+    await().until(() -> loop.failure() != null);
+    assertThat(loop.failure()).startsWith("test-loop: ").contains("an error for the test");
+  }
+
   @Test
   void aFailingBatchIsPlannedAgainKeyByKeySoOneBadKeyHoldsUpNoOther() {
     List<List<String>> planned = new CopyOnWriteArrayList<>();

@@ -118,6 +118,26 @@ class WriteSchedulerTest {
   }
 
   @Test
+  void anErrorEndsTheDispatcherAndIsReported() {
+    WriteScheduler s =
+        scheduler(
+            2,
+            Duration.ofSeconds(5),
+            () -> {
+              throw new AssertionError("an error for the test");
+            },
+            Clock.systemUTC());
+    assertThat(s.failure()).isNull();
+
+    s.submit(write(Lane.RECORD, "a", () -> DONE));
+
+    await().until(() -> s.failure() != null);
+    assertThat(s.failure())
+        .startsWith("cairn-write-dispatcher: ")
+        .contains("an error for the test");
+  }
+
+  @Test
   void staysWithinTheRateLimitCountedOnAFakeClock() {
     AtomicLong fakeNanos = new AtomicLong();
     double rate = 100;
