@@ -20,14 +20,7 @@ import org.junit.jupiter.api.Test;
 class KubectlIT {
 
   private static final String NS = "apps";
-  private static final ResourceDefinitionContext GSLBS =
-      new ResourceDefinitionContext.Builder()
-          .withGroup("k8gb.io")
-          .withVersion("v1beta1")
-          .withKind("Gslb")
-          .withPlural("gslbs")
-          .withNamespaced(true)
-          .build();
+  private static final ResourceDefinitionContext GSLBS = SampleTopology.GSLB_CONTEXT;
 
   private MockKubernetesApi api;
   private KubernetesClient client;

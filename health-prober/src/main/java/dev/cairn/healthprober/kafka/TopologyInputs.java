@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
  * The prober's view of Kafka: the Gslb, route and node tables it probes and resolves for, and (read
@@ -113,13 +114,7 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
 
   /** Why a reader stopped (a newer schema version, a failure), or {@code null}. */
   public String blockedReason() {
-    List<StateTopicReader<?>> readers = ownTopicsClosed ? List.of(gslbs, routes, nodes) : all();
-    for (StateTopicReader<?> r : readers) {
-      if (r.blockedReason() != null) {
-        return r.blockedReason();
-      }
-    }
-    return null;
+    return first(StateTopicReader::blockedReason);
   }
 
   /**
@@ -127,10 +122,16 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
    * StateTopicReader#failure()}), or {@code null}.
    */
   public String failure() {
+    return first(StateTopicReader::failure);
+  }
+
+  /** The first reader's non-null answer, among the readers still open. */
+  private String first(Function<StateTopicReader<?>, String> answer) {
     List<StateTopicReader<?>> readers = ownTopicsClosed ? List.of(gslbs, routes, nodes) : all();
     for (StateTopicReader<?> r : readers) {
-      if (r.failure() != null) {
-        return r.failure();
+      String a = answer.apply(r);
+      if (a != null) {
+        return a;
       }
     }
     return null;
