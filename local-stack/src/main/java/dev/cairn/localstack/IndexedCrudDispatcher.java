@@ -337,7 +337,6 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
           objects.add(TREES.readTree(item.json()));
         }
         return table(
-            path,
             ServerTables.customResources(
                 columns.get(),
                 objects,
@@ -415,16 +414,13 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
         && (api == null || api.isEmpty());
   }
 
-  /**
-   * Core {@code v1} Events, as the API server serves them: the core Events stored and every {@code
-   * events.k8s.io/v1} Event in its core form ({@link CoreEvents}), one by name or a list, filtered
-   * by namespace and field selector. A watch of core Events sees only core Events.
-   */
+  /** What each row of a Table carries, from the request's {@code includeObject}. */
   private static ServerTables.Include include(String path) {
     return ServerTables.Include.of(queryParameters(path).get("includeObject"));
   }
 
-  private static MockResponse table(String path, JsonNode table) {
+  /** A 200 answer with a Table. */
+  private static MockResponse table(JsonNode table) {
     return json(new MockResponse().setResponseCode(200).setBody(TREES.writeValueAsString(table)));
   }
 
@@ -485,6 +481,11 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
         : ServerTables.crdColumns(TREES.readTree(crd.get()), version);
   }
 
+  /**
+   * Core {@code v1} Events, as the API server serves them: the core Events stored and every {@code
+   * events.k8s.io/v1} Event in its core form ({@link CoreEvents}), one by name or a list, filtered
+   * by namespace and field selector. A watch of core Events sees only core Events.
+   */
   private MockResponse coreEvents(String path, AttributeSet query, boolean asTable) {
     List<CoreEvents.Term> terms;
     try {
@@ -524,7 +525,6 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
           events.add(TREES.readTree(item));
         }
         return table(
-            path,
             ServerTables.events(
                 events, String.valueOf(resourceVersion.get()), include(path), Instant.now()));
       }
