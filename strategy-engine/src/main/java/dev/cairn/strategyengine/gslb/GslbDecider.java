@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -621,33 +622,37 @@ public final class GslbDecider {
     // ---------------------------------------------------------------- shared
 
     /**
-     * The watcher's problems, then the engine's blocking problems and notes; an engine problem is
-     * left out when the watcher already reported that field and value.
+     * The watcher's problems, then the engine's blocking problems and notes. A field and value that
+     * both reported is listed once, in the watcher's place with the engine's reason: the engine
+     * knows its settings (the default TTL, the bounds), the watcher does not.
      */
     private List<Problem> problems() {
       List<Problem> watcher = gslb.problems();
       if (findings.blocking().isEmpty() && findings.notes().isEmpty() && watcher.size() <= 1) {
         return watcher;
       }
-      List<Problem> all = new ArrayList<>(new LinkedHashSet<>(watcher));
-      addUnreported(all, findings.blocking());
-      addUnreported(all, findings.notes());
-      return List.copyOf(all);
-    }
-
-    private static void addUnreported(List<Problem> all, Collection<Problem> engine) {
+      List<Problem> engine = new ArrayList<>(findings.blocking());
+      engine.addAll(findings.notes());
+      Set<Problem> all = new LinkedHashSet<>();
+      for (Problem problem : watcher) {
+        all.add(sameFieldAndValue(engine, problem));
+      }
       for (Problem problem : engine) {
-        boolean reported = false;
-        for (Problem p : all) {
-          if (p.field().equals(problem.field()) && Objects.equals(p.value(), problem.value())) {
-            reported = true;
-            break;
-          }
-        }
-        if (!reported) {
+        if (sameFieldAndValue(all, problem) == problem) {
           all.add(problem);
         }
       }
+      return List.copyOf(all);
+    }
+
+    /** The first of {@code problems} on the field and value of {@code problem}, else itself. */
+    private static Problem sameFieldAndValue(Collection<Problem> problems, Problem problem) {
+      for (Problem p : problems) {
+        if (p.field().equals(problem.field()) && Objects.equals(p.value(), problem.value())) {
+          return p;
+        }
+      }
+      return problem;
     }
 
     private static List<String> lines(List<Problem> problems) {

@@ -188,7 +188,9 @@ public final class GslbNormalizer {
     Integer ttl = integer(s.get("dnsTtlSeconds"), "spec.strategy.dnsTtlSeconds", problems);
     if (ttl != null && ttl < 0) {
       problems.add(
-          "spec.strategy.dnsTtlSeconds", ttl.toString(), "must be 0 (the default, 30) or more");
+          "spec.strategy.dnsTtlSeconds",
+          ttl.toString(),
+          "must not be negative (0 means the strategy-engine's default)");
     }
     String primary = string(s.get("primaryGeoTag"), "spec.strategy.primaryGeoTag", problems);
     if (primary != null && !primary.isEmpty() && !GEO_TAG.matcher(primary).matches()) {
@@ -210,15 +212,20 @@ public final class GslbNormalizer {
         weight.put(e.getKey(), w);
       }
     }
-    if (!rawWeight.isEmpty() && !"roundRobin".equals(type)) {
-      problems.add("spec.strategy.weight", null, "weights are only allowed with roundRobin");
-    }
     Integer splitBrain =
         integer(
             s.get("splitBrainThresholdSeconds"),
             "spec.strategy.splitBrainThresholdSeconds",
             problems);
-    return new GslbStrategy(type, ttl, primary, weight, splitBrain);
+    GslbStrategy strategy = new GslbStrategy(type, ttl, primary, weight, splitBrain);
+    if (!strategy.weight().isEmpty() && TYPES.contains(type) && !"roundRobin".equals(type)) {
+      // The value as the strategy-engine renders it, so that the two reports of this rule are one.
+      problems.add(
+          "spec.strategy.weight",
+          String.valueOf(strategy.weight()),
+          "weights are only allowed with the roundRobin strategy, not " + type);
+    }
+    return strategy;
   }
 
   @SuppressWarnings("unchecked")

@@ -146,8 +146,34 @@ class GslbNormalizerTest {
             "spec.strategy.primaryGeoTag",
             "spec.strategy.weight[eu]",
             "spec.strategy.weight[us_east]",
-            "spec.strategy.weight",
             "spec.serviceHealthPolicy");
+  }
+
+  @Test
+  void namesWeightsOnAnotherStrategyWithTheWeightsAsTheEngineRendersThem() {
+    GslbState gslb =
+        GslbNormalizer.normalize(
+            META,
+            Map.of(
+                "resourceRef",
+                Map.of("apiVersion", "networking.k8s.io/v1", "kind", "Ingress", "name", "app"),
+                "strategy",
+                Map.of(
+                    "type",
+                    "failover",
+                    "primaryGeoTag",
+                    "eu",
+                    "weight",
+                    Map.of("us", 30, "eu", 70))));
+
+    // The strategy-engine reports the same rule with this field and value; the two are one problem.
+    assertThat(gslb.problems())
+        .containsExactly(
+            new Problem(
+                "spec.strategy.weight",
+                String.valueOf(gslb.strategy().weight()),
+                "weights are only allowed with the roundRobin strategy, not failover"));
+    assertThat(gslb.problems().get(0).value()).isEqualTo("{eu=70, us=30}");
   }
 
   @Test
