@@ -213,7 +213,11 @@ public final class PlacementDecider {
     private final Set<Family> families;
 
     // created on first use: most placements find no problem, skip nothing and take no fallback
-    private Set<Problem> problems;
+    private List<Problem> problems;
+
+    /** How many of {@link #problems}, the first, are the watcher's. */
+    private int watcherProblems;
+
     private List<Skipped> skipped;
     private List<String> fallbacks;
     private final List<String> backends = new ArrayList<>();
@@ -249,6 +253,7 @@ public final class PlacementDecider {
       for (Problem problem : route.problems()) {
         problem(problem);
       }
+      this.watcherProblems = problems == null ? 0 : problems.size();
     }
 
     /** The pipeline; its outcome is packaged by {@link #placement} or {@link #nodeAwareTargets}. */
@@ -292,9 +297,26 @@ public final class PlacementDecider {
       return pinned.isEmpty() ? placeByZone(hostnames, services) : placePinned(hostnames, pinned);
     }
 
+    /**
+     * Adds a problem once. A watcher's problem on the same field and value (both check the
+     * annotations) gives way to the engine's, in its place: one report per value, in the words of
+     * the rule that was applied.
+     */
     private void problem(Problem problem) {
       if (problems == null) {
-        problems = new LinkedHashSet<>();
+        problems = new ArrayList<>();
+      }
+      for (int i = 0; i < problems.size(); i++) {
+        Problem p = problems.get(i);
+        if (p.equals(problem)) {
+          return;
+        }
+        if (i < watcherProblems
+            && p.field().equals(problem.field())
+            && Objects.equals(p.value(), problem.value())) {
+          problems.set(i, problem);
+          return;
+        }
       }
       problems.add(problem);
     }

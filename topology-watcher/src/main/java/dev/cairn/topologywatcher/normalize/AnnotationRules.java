@@ -105,19 +105,23 @@ final class AnnotationRules {
     return "metadata.annotations[" + key + "]";
   }
 
+  /**
+   * The direct-dns TTL as the strategy-engine reads it (compatibility §10): surrounding spaces and
+   * one leading {@code +} are accepted, as direct-dns accepted them.
+   */
   private static Optional<Problem> ttl(String field, String value) {
-    if (Ttl.parse(value).isPresent()) {
+    String text = value.strip();
+    if (text.startsWith("+")) {
+      text = text.substring(1);
+    }
+    if (Ttl.parse(text).isPresent()) {
       return Optional.empty();
     }
     return Optional.of(
         new Problem(
             field,
             value,
-            "TTL must be decimal digits between "
-                + Ttl.MIN_SECONDS
-                + " and "
-                + Ttl.MAX_SECONDS
-                + " seconds, without sign, spaces or unit"));
+            "not a whole number of seconds from " + Ttl.MIN_SECONDS + " to " + Ttl.MAX_SECONDS));
   }
 
   private static Optional<Problem> k8gbTtl(String field, String value) {

@@ -20,7 +20,10 @@ class AnnotationRulesTest {
       delimiter = '|',
       value = {
         "directdns.meisterlala.dev/ttl|60|true",
-        "directdns.meisterlala.dev/ttl|+60|false",
+        "directdns.meisterlala.dev/ttl|+60|true",
+        "directdns.meisterlala.dev/ttl|' +60 '|true",
+        "directdns.meisterlala.dev/ttl|++60|false",
+        "directdns.meisterlala.dev/ttl|-60|false",
         "directdns.meisterlala.dev/ttl|0|false",
         "directdns.meisterlala.dev/ttl|60s|false",
         "directdns.meisterlala.dev/enabled|off|true",
