@@ -37,7 +37,7 @@ public record Notice(
     RECORD_CONFLICT("RecordConflict"),
     /** Some of the records decided for a source were rejected and not published. */
     INVALID_ENDPOINT("InvalidEndpoint"),
-    /** The strategy-engine reported invalid fields of a Gslb. */
+    /** The strategy-engine reported invalid fields of a source (a Gslb, an HTTPRoute). */
     INVALID_SPEC("InvalidSpec");
 
     private final String text;

@@ -28,7 +28,9 @@ import java.util.stream.Collectors;
  *       DNSEndpoint. A claim pending the initial read of the decisions is not a conflict yet.
  *   <li>{@link Reason#INVALID_ENDPOINT} on the source whose decided records were rejected, naming
  *       each record, field and reason.
- *   <li>{@link Reason#INVALID_SPEC} on a Gslb whose status the engine decided with problems.
+ *   <li>{@link Reason#INVALID_SPEC} on a Gslb whose status the engine decided with problems, and on
+ *       any other source (an HTTPRoute) whose decision names problems (an annotation Cairn cannot
+ *       read, a backend it cannot use), each with its field and value.
  * </ul>
  */
 public final class Notices {
@@ -96,6 +98,29 @@ public final class Notices {
                         + "; one DNSEndpoint per name"));
           }
         });
+    if (outcome.source() != null) {
+      TargetDecision source = decisions.apply(outcome.source());
+      // A Gslb's problems come with its status (ofGslbStatus); a route's only with its decision.
+      if (source != null && !source.problems().isEmpty() && !isGslb(source)) {
+        ObjectRef ref = source.source();
+        notices.add(
+            new Notice(
+                source(source),
+                null,
+                Reason.INVALID_SPEC,
+                PUBLISH,
+                ref.kind()
+                    + " "
+                    + ref.namespace()
+                    + "/"
+                    + ref.name()
+                    + ": "
+                    + source.problems().stream()
+                        .map(Problem::toString)
+                        .collect(Collectors.joining("; "))
+                    + "; each is left out and the rest is decided without it"));
+      }
+    }
     if (!outcome.rejected().isEmpty() && outcome.source() != null) {
       TargetDecision source = decisions.apply(outcome.source());
       if (source != null) {
@@ -154,6 +179,10 @@ public final class Notices {
                 + status.name()
                 + ": "
                 + String.join("; ", status.problems())));
+  }
+
+  private static boolean isGslb(TargetDecision d) {
+    return "Gslb".equals(d.source().kind());
   }
 
   private static Subject source(TargetDecision d) {

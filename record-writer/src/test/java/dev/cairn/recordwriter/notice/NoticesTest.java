@@ -124,6 +124,74 @@ class NoticesTest {
   }
 
   @Test
+  void aRouteDecisionWithProblemsIsAnInvalidSpecNoticeOnTheRoute() {
+    Problem ttl =
+        new Problem(
+            "metadata.annotations[directdns.meisterlala.dev/ttl]", "abc", "TTL must be digits");
+    TargetDecision web = withProblems(decision("web"), List.of(ttl));
+
+    List<Notice> notices =
+        Notices.ofOutcome(
+            outcome(Outcome.State.PUBLISHED, "HTTPRoute/shop/web", List.of(), List.of()),
+            Map.of("HTTPRoute/shop/web", web)::get);
+
+    assertThat(notices)
+        .singleElement()
+        .satisfies(
+            n -> {
+              assertThat(n.reason()).isEqualTo(Reason.INVALID_SPEC);
+              assertThat(n.regarding().kind()).isEqualTo("HTTPRoute");
+              assertThat(n.regarding().uid()).isEqualTo("uid-web");
+              assertThat(n.note())
+                  .isEqualTo(
+                      "HTTPRoute shop/web: metadata.annotations[directdns.meisterlala.dev/ttl]='abc':"
+                          + " TTL must be digits; each is left out and the rest is decided without"
+                          + " it");
+            });
+  }
+
+  @Test
+  void aGslbDecisionsProblemsAreLeftToItsStatusNotice() {
+    TargetDecision d = decision("web");
+    TargetDecision gslb =
+        withProblems(
+            new TargetDecision(
+                ObjectRef.of("Gslb", "shop", "web"),
+                "k8gb.io/v1beta1",
+                "uid-gslb",
+                "shop",
+                "web",
+                d.disposition(),
+                d.records(),
+                Map.of(),
+                null,
+                d.explanation(),
+                List.of()),
+            List.of(new Problem("spec.strategy.type", "random", "not a strategy")));
+
+    assertThat(
+            Notices.ofOutcome(
+                outcome(Outcome.State.ABSENT, "Gslb/shop/web", List.of(), List.of()),
+                Map.of("Gslb/shop/web", gslb)::get))
+        .isEmpty();
+  }
+
+  private static TargetDecision withProblems(TargetDecision d, List<Problem> problems) {
+    return new TargetDecision(
+        d.source(),
+        d.sourceApiVersion(),
+        d.sourceUid(),
+        d.namespace(),
+        d.name(),
+        d.disposition(),
+        d.records(),
+        d.labels(),
+        d.gracePeriodSeconds(),
+        d.explanation(),
+        problems);
+  }
+
+  @Test
   void aConvergedOutcomeHasNoNotices() {
     assertThat(
             Notices.ofOutcome(
