@@ -22,6 +22,14 @@ public record Problem(String field, String value, String reason) {
     return new Problem(prefix + "." + field, value, reason);
   }
 
+  /**
+   * True when both name the same field and value: two checks (the topology-watcher's and the
+   * strategy-engine's) reporting one thing, whatever their reasons.
+   */
+  public boolean sameFieldAndValue(Problem other) {
+    return field.equals(other.field) && Objects.equals(value, other.value);
+  }
+
   @Override
   public String toString() {
     return field + "=" + (value == null ? "<missing>" : "'" + value + "'") + ": " + reason;

@@ -46,4 +46,19 @@ class ProblemTest {
     assertThat(e.getMessage()).isEqualTo("a='1': too small; b=<missing>: missing");
     assertThat(e.problems()).extracting(Problem::field).containsExactly("a", "b");
   }
+
+  @Test
+  void sameFieldAndValueIgnoresTheReason() {
+    Problem watcher = new Problem("spec.strategy.dnsTtlSeconds", "-5", "must not be negative");
+    assertThat(
+            watcher.sameFieldAndValue(new Problem("spec.strategy.dnsTtlSeconds", "-5", "bounds")))
+        .isTrue();
+    assertThat(
+            watcher.sameFieldAndValue(new Problem("spec.strategy.dnsTtlSeconds", "-6", "bounds")))
+        .isFalse();
+    assertThat(watcher.sameFieldAndValue(new Problem("spec.strategy.weight", "-5", "bounds")))
+        .isFalse();
+    assertThat(new Problem("spec", null, "a").sameFieldAndValue(new Problem("spec", null, "b")))
+        .isTrue();
+  }
 }

@@ -648,7 +648,7 @@ public final class GslbDecider {
     /** The first of {@code problems} on the field and value of {@code problem}, else itself. */
     private static Problem sameFieldAndValue(Collection<Problem> problems, Problem problem) {
       for (Problem p : problems) {
-        if (p.field().equals(problem.field()) && Objects.equals(p.value(), problem.value())) {
+        if (p.sameFieldAndValue(problem)) {
           return p;
         }
       }

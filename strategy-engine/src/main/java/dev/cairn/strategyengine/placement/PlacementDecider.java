@@ -311,9 +311,7 @@ public final class PlacementDecider {
         if (p.equals(problem)) {
           return;
         }
-        if (i < watcherProblems
-            && p.field().equals(problem.field())
-            && Objects.equals(p.value(), problem.value())) {
+        if (i < watcherProblems && p.sameFieldAndValue(problem)) {
           problems.set(i, problem);
           return;
         }
