@@ -216,6 +216,17 @@ record Servers(
           kind.label() + " " + key.substring(key.indexOf('/') + 1),
           "not found: the resourceRef names no published object, so there is no host to"
               + " balance");
+      // Reported, not blocking: the object may simply not exist yet. The user sees it on the Gslb
+      // (a Warning Event), where the empty status alone would not say why nothing is published.
+      findings.note(
+          new Problem(
+              "spec.resourceRef",
+              key,
+              "names no "
+                  + kind.label()
+                  + " that the topology-watcher publishes (none exists, or it lies outside"
+                  + " watcher.namespaces or watcher.label-selector); no host to balance until"
+                  + " it does"));
       return collector.finish(kind, null, null, null, "spec.resourceRef");
     }
     RouteState route = found.get();
