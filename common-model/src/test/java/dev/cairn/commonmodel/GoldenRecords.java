@@ -91,6 +91,8 @@ public final class GoldenRecords {
         List.of(
             new BackendRef("", "Service", "shop", "storefront", 8080, 90),
             new BackendRef("", "Service", "shop", "storefront-canary", 8080, 10)),
+        List.of("203.0.113.20", "2001:db8::20"),
+        List.of("storefront-ingress.lb.example.net"),
         Map.of(
             "directdns.meisterlala.dev/enabled", "true",
             "directdns.meisterlala.dev/ttl", "60",

@@ -103,7 +103,9 @@ class EndToEndIT {
     assertThat(kcat.headers(stack.bootstrapServers(), decisions))
         .filteredOn(h -> !h.key().startsWith("garbage") && !h.key().equals("Node/wrong-shape"))
         .isNotEmpty()
-        .allSatisfy(h -> assertThat(h.value()).contains(SchemaVersion.HEADER + "=1.0"));
+        .allSatisfy(
+            h ->
+                assertThat(h.value()).contains(SchemaVersion.HEADER + "=" + SchemaVersion.CURRENT));
   }
 
   private static KafkaProducer<String, byte[]> rawProducer() {

@@ -136,6 +136,16 @@ final class Fixtures {
         .endHttp()
         .endRule()
         .endSpec()
+        .withNewStatus()
+        .withNewLoadBalancer()
+        .addNewIngress()
+        .withIp("203.0.113.30")
+        .endIngress()
+        .addNewIngress()
+        .withIp("2001:db8::30")
+        .endIngress()
+        .endLoadBalancer()
+        .endStatus()
         .build();
   }
 

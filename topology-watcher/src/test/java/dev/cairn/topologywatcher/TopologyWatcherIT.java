@@ -92,6 +92,7 @@ class TopologyWatcherIT {
       RouteState ingress = (RouteState) topics.latest(Topics.ROUTES, "Ingress/shop/web-ing");
       assertThat(ingress.hostnames()).containsExactly("shop.example.com");
       assertThat(ingress.annotations()).containsEntry("k8gb.io/strategy", "roundRobin");
+      assertThat(ingress.loadBalancerIps()).containsExactly("203.0.113.30", "2001:db8::30");
       ServiceState service = (ServiceState) topics.latest(Topics.SERVICES, "Service/shop/web");
       assertThat(service.type()).isEqualTo("LoadBalancer");
       assertThat(service.loadBalancerIps()).containsExactly("203.0.113.10");

@@ -19,6 +19,11 @@ import java.util.Objects;
  * @param uid the object's uid, for owner references
  * @param hostnames {@code spec.hostnames} (HTTPRoute) or the rule hosts (Ingress), as written
  * @param backends every backend reference of every rule, in spec order
+ * @param loadBalancerIps an Ingress's {@code status.loadBalancer.ingress[].ip}, in status order
+ *     (IPv4 and IPv6 literals; empty for an HTTPRoute, whose targets Cairn places on nodes). Since
+ *     schema 1.1
+ * @param loadBalancerHostnames an Ingress's {@code status.loadBalancer.ingress[].hostname}, in
+ *     status order. Since schema 1.1
  * @param annotations the Cairn-relevant annotations only ({@code directdns.meisterlala.dev/*},
  *     {@code k8gb.io/*}, {@code external-dns.alpha.kubernetes.io/hostname})
  * @param problems what could not be normalised, each naming the field and value
@@ -31,6 +36,8 @@ public record RouteState(
     String uid,
     List<String> hostnames,
     List<BackendRef> backends,
+    List<String> loadBalancerIps,
+    List<String> loadBalancerHostnames,
     Map<String, String> annotations,
     List<Problem> problems) {
 
@@ -40,8 +47,35 @@ public record RouteState(
     Objects.requireNonNull(name, "name");
     hostnames = Copies.list(hostnames);
     backends = Copies.list(backends);
+    loadBalancerIps = Copies.list(loadBalancerIps);
+    loadBalancerHostnames = Copies.list(loadBalancerHostnames);
     annotations = Copies.sortedMap(annotations);
     problems = Copies.list(problems);
+  }
+
+  /** A route without a load-balancer status (every HTTPRoute; an Ingress not yet exposed). */
+  public RouteState(
+      String kind,
+      String apiVersion,
+      String namespace,
+      String name,
+      String uid,
+      List<String> hostnames,
+      List<BackendRef> backends,
+      Map<String, String> annotations,
+      List<Problem> problems) {
+    this(
+        kind,
+        apiVersion,
+        namespace,
+        name,
+        uid,
+        hostnames,
+        backends,
+        List.of(),
+        List.of(),
+        annotations,
+        problems);
   }
 
   /** The stable id of this route. */

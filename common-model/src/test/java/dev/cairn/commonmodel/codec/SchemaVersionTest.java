@@ -49,10 +49,10 @@ class SchemaVersionTest {
   }
 
   @Test
-  void theCurrentVersionIsOneZeroInTheHeader() {
+  void theCurrentVersionIsOneOneInTheHeader() {
     assertThat(SchemaVersion.HEADER).isEqualTo("cairn-schema-version");
-    assertThat(SchemaVersion.CURRENT).hasToString("1.0");
+    assertThat(SchemaVersion.CURRENT).hasToString("1.1");
     assertThat(new String(SchemaVersion.CURRENT.toHeader(), StandardCharsets.UTF_8))
-        .isEqualTo("1.0");
+        .isEqualTo("1.1");
   }
 }

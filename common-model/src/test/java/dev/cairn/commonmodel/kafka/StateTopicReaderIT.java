@@ -264,7 +264,10 @@ class StateTopicReaderIT {
     try (StateTopicReader<RouteState> reader = reader(topic, new Changes()).start()) {
       await().atMost(WAIT).until(() -> reader.blockedReason() != null);
 
-      assertThat(reader.blockedReason()).contains(topic).contains("2.0").contains("1.0");
+      assertThat(reader.blockedReason())
+          .contains(topic)
+          .contains("2.0")
+          .contains(SchemaVersion.CURRENT.toString());
       assertThat(reader.get(first.ref().key())).isEqualTo(first);
       assertThat(reader.get(afterStop.ref().key())).as("records after the stop").isNull();
       assertThat(reader.appliedCount()).isEqualTo(1);
@@ -294,7 +297,10 @@ class StateTopicReaderIT {
 
       await().atMost(WAIT).until(() -> reader.blockedReason() != null);
 
-      assertThat(reader.blockedReason()).contains(topic).contains("2.1").contains("1.0");
+      assertThat(reader.blockedReason())
+          .contains(topic)
+          .contains("2.1")
+          .contains(SchemaVersion.CURRENT.toString());
       assertThat(reader.snapshot()).containsOnlyKeys(first.ref().key());
       assertThat(reader.appliedCount()).isEqualTo(1);
     }

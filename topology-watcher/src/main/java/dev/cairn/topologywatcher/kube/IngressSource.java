@@ -3,11 +3,13 @@ package dev.cairn.topologywatcher.kube;
 import dev.cairn.topologywatcher.normalize.BackendRefInput;
 import dev.cairn.topologywatcher.normalize.IngressInput;
 import dev.cairn.topologywatcher.normalize.RouteNormalizer;
+import dev.cairn.topologywatcher.normalize.ServiceInput;
 import dev.cairn.topologywatcher.state.Entity;
 import io.fabric8.kubernetes.api.model.TypedLocalObjectReference;
 import io.fabric8.kubernetes.api.model.networking.v1.HTTPIngressPath;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.api.model.networking.v1.IngressBackend;
+import io.fabric8.kubernetes.api.model.networking.v1.IngressLoadBalancerIngress;
 import io.fabric8.kubernetes.api.model.networking.v1.IngressRule;
 import io.fabric8.kubernetes.api.model.networking.v1.IngressServiceBackend;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -49,7 +51,16 @@ final class IngressSource extends KindSource<Ingress> {
         rules.add(new IngressInput.Rule(rule.getHost(), backends));
       }
     }
-    return RouteNormalizer.ingress(new IngressInput(meta(ingress), rules));
+    List<ServiceInput.LoadBalancerIngress> lb = new ArrayList<>();
+    if (ingress.getStatus() != null && ingress.getStatus().getLoadBalancer() != null) {
+      for (IngressLoadBalancerIngress i :
+          orEmpty(ingress.getStatus().getLoadBalancer().getIngress())) {
+        if (i != null) {
+          lb.add(new ServiceInput.LoadBalancerIngress(i.getIp(), i.getHostname()));
+        }
+      }
+    }
+    return RouteNormalizer.ingress(new IngressInput(meta(ingress), rules, lb));
   }
 
   private static BackendRefInput backend(IngressBackend backend) {

@@ -10,12 +10,21 @@ import java.util.Objects;
  *
  * @param meta the metadata
  * @param rules {@code spec.rules}, in spec order
+ * @param loadBalancer {@code status.loadBalancer.ingress}, in status order (the ingress
+ *     controller's addresses: a Gslb's local targets)
  */
-public record IngressInput(Meta meta, List<Rule> rules) {
+public record IngressInput(
+    Meta meta, List<Rule> rules, List<ServiceInput.LoadBalancerIngress> loadBalancer) {
 
   public IngressInput {
     Objects.requireNonNull(meta, "meta");
     rules = Copies.list(HttpRouteInput.nullSafe(rules));
+    loadBalancer = Copies.list(HttpRouteInput.nullSafe(loadBalancer));
+  }
+
+  /** An Ingress without a load-balancer status. */
+  public IngressInput(Meta meta, List<Rule> rules) {
+    this(meta, rules, List.of());
   }
 
   /**

@@ -76,6 +76,9 @@ public final class RouteNormalizer {
             problems);
       }
     }
+    List<String> ips = new ArrayList<>();
+    List<String> lbHostnames = new ArrayList<>();
+    ServiceNormalizer.loadBalancer(input.loadBalancer(), ips, lbHostnames, problems);
     Meta meta = input.meta();
     return new RouteState(
         INGRESS,
@@ -85,6 +88,8 @@ public final class RouteNormalizer {
         meta.uid(),
         List.copyOf(hostnames),
         backends,
+        ips,
+        lbHostnames,
         AnnotationRules.ROUTE.relevant(meta.annotations(), problems),
         problems.list());
   }

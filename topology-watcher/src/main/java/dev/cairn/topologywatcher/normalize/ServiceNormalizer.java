@@ -15,13 +15,18 @@ public final class ServiceNormalizer {
 
   private ServiceNormalizer() {}
 
-  /** Normalises a Service. */
-  public static ServiceState normalize(ServiceInput input) {
-    Problems problems = new Problems();
-    List<String> ips = new ArrayList<>();
-    List<String> hostnames = new ArrayList<>();
-    for (int i = 0; i < input.loadBalancer().size(); i++) {
-      ServiceInput.LoadBalancerIngress ingress = input.loadBalancer().get(i);
+  /**
+   * The IPs and host names of a {@code status.loadBalancer.ingress} list (a Service's or an
+   * Ingress's), in status order; an entry that is not a strict IP literal or a valid host name is a
+   * problem and left out.
+   */
+  static void loadBalancer(
+      List<ServiceInput.LoadBalancerIngress> entries,
+      List<String> ips,
+      List<String> hostnames,
+      Problems problems) {
+    for (int i = 0; i < entries.size(); i++) {
+      ServiceInput.LoadBalancerIngress ingress = entries.get(i);
       String field = "status.loadBalancer.ingress[" + i + "]";
       if (ingress.ip() != null) {
         if (IpLiteral.parse(ingress.ip()).isPresent()) {
@@ -35,6 +40,14 @@ public final class ServiceNormalizer {
         hostnames.add(ingress.hostname());
       }
     }
+  }
+
+  /** Normalises a Service. */
+  public static ServiceState normalize(ServiceInput input) {
+    Problems problems = new Problems();
+    List<String> ips = new ArrayList<>();
+    List<String> hostnames = new ArrayList<>();
+    loadBalancer(input.loadBalancer(), ips, hostnames, problems);
     List<ServicePort> ports = new ArrayList<>();
     for (int i = 0; i < input.ports().size(); i++) {
       ServiceInput.Port port = input.ports().get(i);

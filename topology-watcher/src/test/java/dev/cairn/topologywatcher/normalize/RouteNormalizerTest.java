@@ -152,4 +152,38 @@ class RouteNormalizerTest {
         .extracting(Problem::field)
         .containsExactly("spec.rules[0].http.paths[0].backend.name");
   }
+
+  @Test
+  void readsAnIngressLoadBalancerStatusInOrderAndNamesWhatItLeavesOut() {
+    IngressInput input =
+        new IngressInput(
+            meta(Map.of()),
+            List.of(new IngressInput.Rule("shop.example.com", List.of())),
+            List.of(
+                new ServiceInput.LoadBalancerIngress("203.0.113.20", null),
+                new ServiceInput.LoadBalancerIngress("2001:db8::20", null),
+                new ServiceInput.LoadBalancerIngress(null, "lb-1.example.net"),
+                new ServiceInput.LoadBalancerIngress("010.0.0.1", "bad host")));
+
+    RouteState route = RouteNormalizer.ingress(input);
+
+    assertThat(route.loadBalancerIps()).containsExactly("203.0.113.20", "2001:db8::20");
+    assertThat(route.loadBalancerHostnames()).containsExactly("lb-1.example.net");
+    assertThat(route.problems())
+        .extracting(Problem::field, Problem::value)
+        .containsExactly(
+            tuple("status.loadBalancer.ingress[3].ip", "010.0.0.1"),
+            tuple("status.loadBalancer.ingress[3].hostname", "bad host"));
+  }
+
+  @Test
+  void anIngressWithoutStatusHasNoLoadBalancerAddresses() {
+    RouteState route =
+        RouteNormalizer.ingress(
+            new IngressInput(
+                meta(Map.of()), List.of(new IngressInput.Rule("shop.example.com", List.of()))));
+
+    assertThat(route.loadBalancerIps()).isEmpty();
+    assertThat(route.loadBalancerHostnames()).isEmpty();
+  }
 }
