@@ -30,9 +30,9 @@ import java.util.Optional;
  *       each a strict IP literal (spaces around an item are allowed); any invalid item is a
  *       blocking problem, as in k8gb;
  *   <li>{@code engine.gslb.exposed-ips} set: those addresses;
- *   <li>discovery by the kind of the resourceRef: a Service's load-balancer IPs; for an HTTPRoute
- *       the route's node-aware placement (part 1's {@link PlacementDecider}); nothing for an
- *       Ingress or an embedded ingress, whose load-balancer status the topology does not carry.
+ *   <li>discovery by the kind of the resourceRef: a Service's or an Ingress's load-balancer IPs;
+ *       for an HTTPRoute the route's node-aware placement (part 1's {@link PlacementDecider});
+ *       nothing for an embedded ingress (Cairn does not create the Ingress k8gb would).
  * </ol>
  *
  * @param targets the targets, without duplicates, in the order found
@@ -76,16 +76,27 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
     return switch (servers.kind()) {
       case SERVICE -> fromService(servers, findings);
       case HTTP_ROUTE -> fromPlacement(servers.route(), view, placementSettings, now, findings);
-      case INGRESS, EMBEDDED_INGRESS -> {
+      case INGRESS -> fromIngress(servers.route(), findings);
+      case EMBEDDED_INGRESS -> {
         findings.fallback(
-            "No local targets: the topology does not carry the load-balancer status of "
-                + (servers.kind() == Servers.Kind.INGRESS ? "an Ingress" : "an embedded ingress")
-                + "; set "
+            "No local targets: the load-balancer status of an embedded ingress is not read (Cairn"
+                + " does not create the Ingress k8gb would); set "
                 + GslbAnnotations.EXPOSED_IP_ADDRESSES
-                + " on the Gslb or engine.gslb.exposed-ips.");
-        yield none("none (" + servers.kind().label() + " load-balancer status is not published)");
+                + " on the Gslb or engine.gslb.exposed-ips, or reference the Ingress with"
+                + " spec.resourceRef.");
+        yield none("none (" + servers.kind().label() + " load-balancer status is not read)");
       }
     };
+  }
+
+  /** An Ingress's {@code status.loadBalancer.ingress}: its IPs; host names are not resolved. */
+  private static LocalTargets fromIngress(RouteState ingress, Findings findings) {
+    if (ingress == null) {
+      return none("load-balancer status of the Ingress (not published)");
+    }
+    String name = ingress.namespace() + "/" + ingress.name();
+    return fromStatus(
+        "Ingress " + name, ingress.loadBalancerIps(), ingress.loadBalancerHostnames(), findings);
   }
 
   private static LocalTargets none(String source) {
@@ -146,26 +157,36 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
                   + " publish"));
       return none(source);
     }
+    return fromStatus(
+        "Service " + name, service.loadBalancerIps(), service.loadBalancerHostnames(), findings);
+  }
+
+  /**
+   * The addresses of a {@code status.loadBalancer.ingress} list (a Service's or an Ingress's), in
+   * status order; host names are listed as skipped, since the engine does no DNS lookups.
+   */
+  private static LocalTargets fromStatus(
+      String object, List<String> ips, List<String> hostnames, Findings findings) {
     Builder builder = new Builder();
-    List<String> ips = service.loadBalancerIps();
     for (int i = 0; i < ips.size(); i++) {
       Optional<IpLiteral> ip = IpLiteral.parse(ips.get(i));
       if (ip.isEmpty()) {
         findings.skip(
-            "Service " + name + " status.loadBalancer.ingress[].ip '" + ips.get(i) + "'",
+            object + " status.loadBalancer.ingress[].ip '" + ips.get(i) + "'",
             "not a strict IPv4 or IPv6 address literal");
       } else {
         builder.add(ip.get());
       }
     }
-    for (String hostname : service.loadBalancerHostnames()) {
+    for (String hostname : hostnames) {
       findings.skip(
-          "Service " + name + " status.loadBalancer.ingress[].hostname '" + hostname + "'",
+          object + " status.loadBalancer.ingress[].hostname '" + hostname + "'",
           "load-balancer host names are not resolved; set "
               + GslbAnnotations.EXPOSED_IP_ADDRESSES
               + " on the Gslb to publish its addresses");
     }
-    return new LocalTargets(builder.build(), source, PlacementDependencies.NONE);
+    return new LocalTargets(
+        builder.build(), "load-balancer status of " + object, PlacementDependencies.NONE);
   }
 
   /**

@@ -57,7 +57,8 @@ import org.yaml.snakeyaml.Yaml;
  *          matchLabels}, ingress: [{host, backends: [web]}], strategy: {type, dnsTtlSeconds,
  *          primaryGeoTag, weight, splitBrainThresholdSeconds}, serviceHealthPolicy,
  *          annotations, problems: [{field, value, reason}]}
- *   routes: [{kind: HTTPRoute, name, hostnames, backends, annotations}]
+ *   routes: [{kind: HTTPRoute, name, hostnames, backends, annotations,
+ *            loadBalancerIps, loadBalancerHostnames}]   # the last two: an Ingress's status
  *   services: [{name, type: LoadBalancer, loadBalancerIps, loadBalancerHostnames}]
  *   endpoints: {web: [{node, ready, addresses}]}                  # addresses default [10.42.0.1]
  *   nodes: [{name, zone, ingress, addresses: ["InternalIP=10.0.0.1"], annotations}]
@@ -519,6 +520,8 @@ public record GslbScenario(
         r.containsKey("backends")
             ? backends(r.get("backends"))
             : List.of(BackendRef.service("web")),
+        strings(r.get("loadBalancerIps")),
+        strings(r.get("loadBalancerHostnames")),
         stringMap(r.get("annotations")),
         List.of());
   }
