@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.client.utils.Utils;
 import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.crud.AttributeType;
+import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
@@ -224,7 +225,7 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
       if (admitted.refused() != null) {
         return admitted.refused();
       }
-      RecordedRequest admittedRequest = admitted.request();
+      RecordedRequest admittedRequest = mergePatchAsUpdate(admitted.request());
       KubernetesCrudDispatcherHandler chosen =
           admittedRequest.method() == request.method() ? handler : putHandler;
       MockResponse response = json(chosen.handle(admittedRequest));
@@ -302,6 +303,40 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
 
   private static String textOrNull(JsonNode node) {
     return node == null || node.isNull() ? null : node.asString();
+  }
+
+  /**
+   * A JSON merge patch as the update it makes (RFC 7386, as the API server applies it: a list in
+   * the patch replaces the stored list). fabric8's patch handler merges lists item by item instead,
+   * so {@code kubectl patch --type=merge} of a list would keep the old items. Anything else, and a
+   * patch of an object that does not exist (the handler answers 404), passes as it is.
+   */
+  private RecordedRequest mergePatchAsUpdate(RecordedRequest request) {
+    String type = request.getHeader("Content-Type");
+    if (request.method() != io.fabric8.mockwebserver.dsl.HttpMethod.PATCH
+        || type == null
+        || !type.startsWith("application/merge-patch+json")) {
+      return request;
+    }
+    AttributeSet query = pathAttributes(request.getPath());
+    Table table = tables.get(tableKey(query));
+    List<Stored> found = table == null ? List.of() : table.select(query);
+    if (found.size() != 1) {
+      return request;
+    }
+    JsonNode patch;
+    try {
+      patch = TREES.readTree(request.getBody().getBytes());
+    } catch (JacksonException e) {
+      return request; // not JSON: the handler answers 400
+    }
+    JsonNode merged = CustomResourceAdmission.merge(TREES.readTree(found.get(0).json()), patch);
+    return new RecordedRequest(
+        request.getHttpVersion(),
+        io.fabric8.mockwebserver.dsl.HttpMethod.PUT,
+        request.getPath(),
+        request.getHeaders(),
+        new Buffer(TREES.writeValueAsBytes(merged)));
   }
 
   /** True for a request that asks to become a WebSocket (how fabric8 clients watch). */

@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.api.model.ListOptions;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
@@ -160,6 +162,59 @@ class MockKubernetesApiIT {
     assertThat(
             client.leases().inNamespace(NS).withName("leader").get().getSpec().getHolderIdentity())
         .isEqualTo("a2");
+  }
+
+  @Test
+  void aMergePatchReplacesListsAsTheApiServerDoes() {
+    client
+        .services()
+        .inNamespace(NS)
+        .resource(
+            new ServiceBuilder()
+                .withNewMetadata()
+                .withName("web")
+                .addToLabels("app", "web")
+                .endMetadata()
+                .withNewSpec()
+                .addNewPort()
+                .withName("http")
+                .withPort(80)
+                .endPort()
+                .addNewPort()
+                .withName("https")
+                .withPort(443)
+                .endPort()
+                .endSpec()
+                .build())
+        .create();
+
+    Service patched =
+        client
+            .services()
+            .inNamespace(NS)
+            .withName("web")
+            .patch(
+                PatchContext.of(PatchType.JSON_MERGE),
+                "{\"metadata\":{\"labels\":{\"tier\":\"front\"}},"
+                    + "\"spec\":{\"ports\":[{\"name\":\"grpc\",\"port\":9090}]}}");
+
+    // RFC 7386: objects merge, a list is replaced whole (fabric8's handler merged lists by index).
+    assertThat(patched.getMetadata().getLabels())
+        .containsEntry("app", "web")
+        .containsEntry("tier", "front");
+    assertThat(patched.getSpec().getPorts()).extracting(p -> p.getName()).containsExactly("grpc");
+    assertThat(client.services().inNamespace(NS).withName("web").get().getSpec().getPorts())
+        .extracting(p -> p.getPort())
+        .containsExactly(9090);
+    assertThatThrownBy(
+            () ->
+                client
+                    .services()
+                    .inNamespace(NS)
+                    .withName("absent")
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{}}"))
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(404));
   }
 
   @Test
