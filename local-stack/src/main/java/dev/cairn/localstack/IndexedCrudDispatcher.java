@@ -50,6 +50,7 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -305,17 +306,27 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
     return node == null || node.isNull() ? null : node.asString();
   }
 
+  /** The annotation in which {@code kubectl apply} keeps the configuration it applied. */
+  private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+
   /**
-   * A JSON merge patch as the update it makes (RFC 7386, as the API server applies it: a list in
-   * the patch replaces the stored list). fabric8's patch handler merges lists item by item instead,
-   * so {@code kubectl patch --type=merge} of a list would keep the old items. Anything else, and a
-   * patch of an object that does not exist (the handler answers 404), passes as it is.
+   * A JSON merge patch or a strategic merge patch as the update it makes, as the API server applies
+   * them. A merge patch follows RFC 7386: a list in the patch replaces the stored list (fabric8's
+   * patch handler merged lists item by item, so {@code kubectl patch --type=merge} kept old items).
+   * A strategic merge patch, which fabric8's handler refuses (415, shown by kubectl as "The Unknown
+   * "" is invalid"), is applied as a merge patch without its {@code $} directives; when it comes
+   * from {@code kubectl apply}, the configuration it carries in {@value #LAST_APPLIED} then sets
+   * every field it declares, so that lists come out as applied (a real server merges lists by their
+   * merge keys; the result is the same for what apply sends). Anything else, and a patch of an
+   * object that does not exist (the handler answers 404), passes as it is.
    */
   private RecordedRequest mergePatchAsUpdate(RecordedRequest request) {
     String type = request.getHeader("Content-Type");
-    if (request.method() != io.fabric8.mockwebserver.dsl.HttpMethod.PATCH
-        || type == null
-        || !type.startsWith("application/merge-patch+json")) {
+    if (request.method() != io.fabric8.mockwebserver.dsl.HttpMethod.PATCH || type == null) {
+      return request;
+    }
+    boolean strategic = type.startsWith("application/strategic-merge-patch+json");
+    if (!strategic && !type.startsWith("application/merge-patch+json")) {
       return request;
     }
     AttributeSet query = pathAttributes(request.getPath());
@@ -330,13 +341,60 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
     } catch (JacksonException e) {
       return request; // not JSON: the handler answers 400
     }
+    if (strategic) {
+      patch = withoutDirectives(patch);
+    }
     JsonNode merged = CustomResourceAdmission.merge(TREES.readTree(found.get(0).json()), patch);
+    String applied =
+        strategic ? patch.path("metadata").path("annotations").path(LAST_APPLIED).asString("") : "";
+    if (!applied.isEmpty()) {
+      try {
+        merged = overlay(merged, TREES.readTree(applied));
+      } catch (JacksonException e) {
+        // not JSON: the merge patch alone
+      }
+    }
     return new RecordedRequest(
         request.getHttpVersion(),
         io.fabric8.mockwebserver.dsl.HttpMethod.PUT,
         request.getPath(),
         request.getHeaders(),
         new Buffer(TREES.writeValueAsBytes(merged)));
+  }
+
+  /**
+   * A strategic merge patch without its directives ({@code $setElementOrder/…}, {@code $patch}).
+   */
+  static JsonNode withoutDirectives(JsonNode patch) {
+    if (patch instanceof ObjectNode object) {
+      ObjectNode copy = object.objectNode();
+      for (Map.Entry<String, JsonNode> e : object.properties()) {
+        if (!e.getKey().startsWith("$")) {
+          copy.set(e.getKey(), withoutDirectives(e.getValue()));
+        }
+      }
+      return copy;
+    }
+    if (patch instanceof ArrayNode array) {
+      ArrayNode copy = array.arrayNode();
+      array.forEach(item -> copy.add(withoutDirectives(item)));
+      return copy;
+    }
+    return patch;
+  }
+
+  /**
+   * {@code target} with every field {@code config} declares set from it (objects field by field).
+   */
+  static JsonNode overlay(JsonNode target, JsonNode config) {
+    if (!(target instanceof ObjectNode object) || !(config instanceof ObjectNode fields)) {
+      return config;
+    }
+    ObjectNode result = object.deepCopy();
+    for (Map.Entry<String, JsonNode> e : fields.properties()) {
+      result.set(e.getKey(), overlay(result.get(e.getKey()), e.getValue()));
+    }
+    return result;
   }
 
   /** True for a request that asks to become a WebSocket (how fabric8 clients watch). */

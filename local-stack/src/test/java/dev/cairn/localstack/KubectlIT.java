@@ -3,6 +3,7 @@ package dev.cairn.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.events.v1.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -232,6 +233,58 @@ class KubectlIT {
         client.genericKubernetesResources(GSLBS).inNamespace(NS).withName(name).get();
     Map<String, Object> spec = (Map<String, Object>) g.getAdditionalProperties().get("spec");
     return (Map<String, Object>) spec.get("strategy");
+  }
+
+  private static String serviceYaml(String label, String ports) {
+    return """
+        apiVersion: v1
+        kind: Service
+        metadata:
+          name: web
+          namespace: apps
+          labels:
+            tier: %s
+        spec:
+          ports:
+        %s
+        """
+        .formatted(label, ports.indent(4).stripTrailing());
+  }
+
+  /**
+   * kubectl apply and kubectl patch send strategic merge patches for built-in kinds; the mock
+   * applies them as a cluster would for what they carry (fabric8's handler refused them, which
+   * kubectl showed as "The Unknown \"\" is invalid").
+   */
+  @Test
+  void applyAndPatchChangeABuiltInKind() {
+    InteropTool.Result created =
+        apply(serviceYaml("front", "- {name: http, port: 80}\n- {name: https, port: 443}"));
+    InteropTool.Result changed = apply(serviceYaml("edge", "- {name: http, port: 8080}"));
+    InteropTool.Result patched =
+        kubectl.attempt(
+            "",
+            "--server",
+            api.url(),
+            "patch",
+            "service",
+            "web",
+            "-n",
+            NS,
+            "-p",
+            "{\"metadata\":{\"labels\":{\"team\":\"dns\"}}}");
+
+    assertThat(created.exitCode()).as(created.err()).isZero();
+    assertThat(changed.exitCode()).as(changed.err()).isZero();
+    assertThat(changed.out()).contains("service/web configured");
+    assertThat(patched.exitCode()).as(patched.err()).isZero();
+    Service web = client.services().inNamespace(NS).withName("web").get();
+    assertThat(web.getSpec().getPorts())
+        .extracting(p -> p.getName() + ":" + p.getPort())
+        .containsExactly("http:8080");
+    assertThat(web.getMetadata().getLabels())
+        .containsEntry("tier", "edge")
+        .containsEntry("team", "dns");
   }
 
   /**
