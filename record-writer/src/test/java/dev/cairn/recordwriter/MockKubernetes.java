@@ -72,6 +72,9 @@ final class MockKubernetes implements AutoCloseable {
   /** Writes of the Gslb status subresource. */
   static final String GSLB_STATUS_WRITES = "gslbs/status";
 
+  /** {@code networking.k8s.io} Ingress writes. */
+  static final String INGRESS_WRITES = "ingresses";
+
   /** {@code events.k8s.io} Event writes. */
   static final String EVENT_WRITES = "events";
 
@@ -253,6 +256,9 @@ final class MockKubernetes implements AutoCloseable {
     }
     if (bare.contains("/apis/k8gb.io/") && bare.contains("/gslbs")) {
       return bare.endsWith("/status") ? GSLB_STATUS_WRITES : GSLB_WRITES;
+    }
+    if (bare.contains("/apis/networking.k8s.io/") && bare.contains("/ingresses")) {
+      return INGRESS_WRITES;
     }
     if (bare.contains("/apis/events.k8s.io/") && bare.contains("/events")) {
       return EVENT_WRITES;

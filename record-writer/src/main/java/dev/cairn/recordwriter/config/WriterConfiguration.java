@@ -7,6 +7,7 @@ import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.recordwriter.health.DecisionsHealthIndicator;
 import dev.cairn.recordwriter.health.DnsEndpointsHealthIndicator;
+import dev.cairn.recordwriter.health.EmbeddedIngressHealthIndicator;
 import dev.cairn.recordwriter.health.GslbStatusHealthIndicator;
 import dev.cairn.recordwriter.health.LeadershipHealthIndicator;
 import dev.cairn.recordwriter.health.WriterThreadsHealthIndicator;
@@ -19,11 +20,14 @@ import dev.cairn.recordwriter.kube.EventWriter;
 import dev.cairn.recordwriter.kube.FieldManagerInterceptor;
 import dev.cairn.recordwriter.kube.GslbCache;
 import dev.cairn.recordwriter.kube.GslbStore;
+import dev.cairn.recordwriter.kube.IngressStore;
+import dev.cairn.recordwriter.kube.ObjectCache;
 import dev.cairn.recordwriter.kube.WriteRateLimiter;
 import dev.cairn.recordwriter.leader.LeaderElection;
 import dev.cairn.recordwriter.lifecycle.WriterLifecycle;
 import dev.cairn.recordwriter.metrics.WriterMetrics;
 import dev.cairn.recordwriter.plan.RecordPlan;
+import dev.cairn.recordwriter.reconcile.EmbeddedIngressReconciler;
 import dev.cairn.recordwriter.reconcile.GslbStatusReconciler;
 import dev.cairn.recordwriter.reconcile.GslbStatusReports;
 import dev.cairn.recordwriter.reconcile.RecordReconciler;
@@ -165,8 +169,7 @@ public class WriterConfiguration {
             properties.statusWriteMaxDelay(),
             limiter::acquire,
             writerClock,
-            wait -> metrics.writeWait("dnsendpoint", wait),
-            wait -> metrics.writeWait("gslb_status", wait));
+            metrics::writeWait);
     metrics.gauge(
         "cairn.writer.writes.in.flight",
         "DNSEndpoint and Gslb status writes in flight",
@@ -183,6 +186,12 @@ public class WriterConfiguration {
         "kind",
         "gslb_status",
         scheduler::queuedStatusWrites);
+    metrics.gauge(
+        "cairn.writer.write.queue",
+        "Planned writes waiting for their turn",
+        "kind",
+        "ingress",
+        scheduler::queuedIngressWrites);
     return scheduler;
   }
 
@@ -325,11 +334,49 @@ public class WriterConfiguration {
             properties.resyncPeriod(),
             scheduler);
     election.addListener(reconciler::onLeadership);
+    store.addListener(reconciler::onGslbChanged);
     metrics.gauge(
         "cairn.writer.gslb.status.pending",
         "Gslb statuses waiting to be planned",
         reconciler::pending);
     metrics.gauge("cairn.writer.gslbs", "Gslbs seen in the cluster", cache::size);
+    return reconciler;
+  }
+
+  @Bean
+  IngressStore ingressStore(KubernetesClient client, WriterMetrics metrics) {
+    return new IngressStore(client, new ObjectCache(), metrics);
+  }
+
+  @Bean
+  EmbeddedIngressReconciler embeddedIngressReconciler(
+      IngressStore store,
+      GslbStore gslbStore,
+      GslbCache gslbCache,
+      EventWriter events,
+      WriterMetrics metrics,
+      Clock writerClock,
+      LeaderElection election,
+      WriterProperties properties,
+      WriteScheduler scheduler) {
+    EmbeddedIngressReconciler reconciler =
+        new EmbeddedIngressReconciler(
+            store,
+            gslbStore,
+            gslbCache,
+            events::observe,
+            writerClock,
+            election::isLeader,
+            properties.resyncPeriod(),
+            scheduler);
+    if (properties.embeddedIngress().enabled()) {
+      election.addListener(reconciler::onLeadership);
+      gslbStore.addListener(reconciler::onGslbChanged);
+      metrics.gauge(
+          "cairn.writer.ingress.pending",
+          "Embedded Ingress names waiting to be planned",
+          reconciler::pending);
+    }
     return reconciler;
   }
 
@@ -390,9 +437,11 @@ public class WriterConfiguration {
       GslbStore gslbStore,
       GslbStatusReconciler statusReconciler,
       StateFeed<GslbStatus> statusFeed,
+      EmbeddedIngressReconciler ingressReconciler,
       WriteScheduler scheduler,
       EventWriter events,
-      LeaderElection election) {
+      LeaderElection election,
+      WriterProperties properties) {
     return new WriterLifecycle(
         store,
         reconciler,
@@ -400,6 +449,7 @@ public class WriterConfiguration {
         gslbStore,
         statusReconciler,
         statusFeed,
+        properties.embeddedIngress().enabled() ? ingressReconciler : null,
         scheduler,
         events,
         election);
@@ -420,11 +470,20 @@ public class WriterConfiguration {
   WriterThreadsHealthIndicator writerThreadsHealthIndicator(
       RecordReconciler records,
       GslbStatusReconciler statuses,
+      EmbeddedIngressReconciler ingresses,
       WriteScheduler scheduler,
       StateFeed<TargetDecision> decisions,
       StateFeed<GslbStatus> statusFeed) {
     return new WriterThreadsHealthIndicator(
-        records, statuses, scheduler, List.of(decisions, statusFeed));
+        List.of(records::failure, statuses::failure, ingresses::failure, scheduler::failure),
+        List.of(decisions, statusFeed));
+  }
+
+  @Bean
+  EmbeddedIngressHealthIndicator embeddedIngressHealthIndicator(
+      EmbeddedIngressReconciler reconciler, IngressStore store, WriterProperties properties) {
+    return new EmbeddedIngressHealthIndicator(
+        properties.embeddedIngress().enabled(), reconciler, store);
   }
 
   @Bean

@@ -25,6 +25,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param fieldManager the field manager named in {@code managedFields} of the objects written
  * @param events the Kubernetes Events recorded on source objects (conflicts, rejected endpoints,
  *     Gslb problems)
+ * @param embeddedIngress the Ingress created for a Gslb with {@code spec.ingress} and no
+ *     resourceRef, as k8gb creates it
  */
 @ConfigurationProperties(prefix = "writer")
 public record WriterProperties(
@@ -37,7 +39,8 @@ public record WriterProperties(
     @DefaultValue("8") int maxConcurrentWrites,
     @DefaultValue("5s") Duration statusWriteMaxDelay,
     @DefaultValue("cairn-record-writer") String fieldManager,
-    @DefaultValue Events events) {
+    @DefaultValue Events events,
+    @DefaultValue EmbeddedIngress embeddedIngress) {
 
   public WriterProperties {
     if (resyncPeriod == null || resyncPeriod.isZero() || resyncPeriod.isNegative()) {
@@ -148,6 +151,18 @@ public record WriterProperties(
       }
     }
   }
+
+  /**
+   * The Ingress k8gb creates for a Gslb that embeds {@code spec.ingress} (k8gb.md §1.5): same name
+   * and namespace, spec from {@code spec.ingress}, controlled by the Gslb. Its load-balancer status
+   * is the cluster's local targets for that Gslb.
+   *
+   * @param enabled false creates no Ingress (k8gb still running beside Cairn creates it, or the
+   *     Ingresses are managed by other means); an embedded Gslb then has local targets only from
+   *     its annotation or {@code engine.gslb.exposed-ips}, or from an Ingress of its name created
+   *     by someone else
+   */
+  public record EmbeddedIngress(@DefaultValue("true") boolean enabled) {}
 
   /**
    * The token bucket of API writes (DNSEndpoint creates, updates and deletes, and Gslb status

@@ -1,46 +1,40 @@
 package dev.cairn.recordwriter.health;
 
 import dev.cairn.recordwriter.kafka.StateFeed;
-import dev.cairn.recordwriter.reconcile.GslbStatusReconciler;
-import dev.cairn.recordwriter.reconcile.RecordReconciler;
-import dev.cairn.recordwriter.reconcile.WriteScheduler;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
  * Whether the record-writer's own threads still run ({@code writerThreads}, in the liveness group):
- * the two planning loops (DNSEndpoints, Gslb statuses), the write dispatcher and the two topic
- * readers (decisions, statuses). A thread that an unexpected error ended does not come back, so
- * DOWN asks the orchestrator to restart the process instead of leaving it up and idle. A reader
- * stopped on a newer schema version is not a failure (readiness reports it; a restart would meet
- * the same record).
+ * the planning loops (DNSEndpoints, Gslb statuses, embedded Ingresses), the write dispatcher and
+ * the two topic readers (decisions, statuses). A thread that an unexpected error ended does not
+ * come back, so DOWN asks the orchestrator to restart the process instead of leaving it up and
+ * idle. A reader stopped on a newer schema version is not a failure (readiness reports it; a
+ * restart would meet the same record).
  */
 public final class WriterThreadsHealthIndicator implements HealthIndicator {
 
-  private final RecordReconciler records;
-  private final GslbStatusReconciler statuses;
-  private final WriteScheduler scheduler;
+  private final List<Supplier<String>> threads;
   private final List<StateFeed<?>> feeds;
 
-  public WriterThreadsHealthIndicator(
-      RecordReconciler records,
-      GslbStatusReconciler statuses,
-      WriteScheduler scheduler,
-      List<StateFeed<?>> feeds) {
-    this.records = records;
-    this.statuses = statuses;
-    this.scheduler = scheduler;
+  /**
+   * An indicator.
+   *
+   * @param threads what ended each critical thread unexpectedly, {@code null} while it runs
+   * @param feeds the topic readers
+   */
+  public WriterThreadsHealthIndicator(List<Supplier<String>> threads, List<StateFeed<?>> feeds) {
+    this.threads = List.copyOf(threads);
     this.feeds = List.copyOf(feeds);
   }
 
   @Override
   public Health health() {
     List<String> stopped = new ArrayList<>();
-    add(stopped, records.failure());
-    add(stopped, statuses.failure());
-    add(stopped, scheduler.failure());
+    threads.forEach(t -> add(stopped, t.get()));
     for (StateFeed<?> feed : feeds) {
       add(stopped, feed.failure());
     }

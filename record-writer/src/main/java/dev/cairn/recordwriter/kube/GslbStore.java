@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -54,25 +55,34 @@ public final class GslbStore {
   private final WriterMetrics metrics;
   private volatile SharedIndexInformer<GenericKubernetesResource> informer;
   private volatile boolean served = true;
+  private final List<Consumer<ObjectKey>> listeners = new CopyOnWriteArrayList<>();
 
   /** A store reading and writing through this client. */
   public GslbStore(
       KubernetesClient client, GslbCache cache, CrdSchema schema, WriterMetrics metrics) {
-    this.gslbs = new CachedResources(client, CONTEXT, cache, GslbCache::keyOf, log);
+    this.gslbs = new CachedResources(client, CONTEXT, cache, ObjectCache::keyOf, log);
     this.cache = cache;
     this.schema = schema;
     this.metrics = metrics;
   }
 
   /**
+   * Adds a listener told the key of every Gslb the informer sees added, changed or deleted (the
+   * status loop, the embedded-Ingress loop). Add listeners before {@link #startInformer()}.
+   */
+  public void addListener(Consumer<ObjectKey> changed) {
+    listeners.add(changed);
+  }
+
+  /**
    * Starts the informer on all Gslbs unless it runs already; every event updates the cache and is
-   * passed on so the Gslb's status is planned again (a manual status edit is repaired, a Gslb
-   * created after its status gets it).
+   * passed on to the listeners so the Gslb is planned again (a manual status edit is repaired, a
+   * Gslb created after its status gets it, an embedded ingress follows its spec).
    *
    * @return true when the informer runs; false when the API does not serve Gslbs (logged once; try
    *     again later)
    */
-  public synchronized boolean startInformer(Consumer<ObjectKey> changed) {
+  public synchronized boolean startInformer() {
     if (informer != null) {
       return true;
     }
@@ -95,7 +105,7 @@ public final class GslbStore {
     served = true;
     SharedIndexInformer<GenericKubernetesResource> i =
         gslbs.resources().inAnyNamespace().runnableInformer(0);
-    i.addEventHandler(gslbs.events(changed));
+    i.addEventHandler(gslbs.events(key -> listeners.forEach(l -> l.accept(key))));
     i.start();
     informer = i;
     return true;
@@ -139,7 +149,7 @@ public final class GslbStore {
   /** A Gslb reduced to what the status plan compares. */
   public static LiveGslb live(GenericKubernetesResource r) {
     return new LiveGslb(
-        GslbCache.keyOf(r),
+        ObjectCache.keyOf(r),
         r.getMetadata().getUid(),
         r.getMetadata().getResourceVersion(),
         r.getAdditionalProperties().get("status"));

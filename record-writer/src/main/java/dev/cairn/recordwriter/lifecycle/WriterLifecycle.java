@@ -7,6 +7,7 @@ import dev.cairn.recordwriter.kube.DnsEndpointStore;
 import dev.cairn.recordwriter.kube.EventWriter;
 import dev.cairn.recordwriter.kube.GslbStore;
 import dev.cairn.recordwriter.leader.LeaderElection;
+import dev.cairn.recordwriter.reconcile.EmbeddedIngressReconciler;
 import dev.cairn.recordwriter.reconcile.GslbStatusReconciler;
 import dev.cairn.recordwriter.reconcile.RecordReconciler;
 import dev.cairn.recordwriter.reconcile.WriteScheduler;
@@ -21,11 +22,12 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Starts and stops the writer's moving parts in order. Start: check that the API serves
  * DNSEndpoints (a missing CRD stops the service), start the write scheduler, the reconcilers, the
- * informers on owned DNSEndpoints and on Gslbs (when served), the decisions and Gslb status readers
- * and the leader election. Stop (SIGTERM closes the Spring context): lameduck, so the reconcilers
- * stop planning, writes not yet sent are dropped (whoever writes next plans them again, level-
- * triggered), the writes in flight complete and nothing further is sent (Events still queued are
- * dropped); then the lease is given up, and the readers and informers are closed.
+ * informers on owned DNSEndpoints and on Gslbs (when served), the embedded-Ingress loop (unless
+ * disabled), the decisions and Gslb status readers and the leader election. Stop (SIGTERM closes
+ * the Spring context): lameduck, so the reconcilers stop planning, writes not yet sent are dropped
+ * (whoever writes next plans them again, level- triggered), the writes in flight complete and
+ * nothing further is sent (Events still queued are dropped); then the lease is given up, and the
+ * readers and informers are closed.
  */
 public final class WriterLifecycle implements SmartLifecycle {
 
@@ -38,13 +40,14 @@ public final class WriterLifecycle implements SmartLifecycle {
   private final GslbStore gslbStore;
   private final GslbStatusReconciler statusReconciler;
   private final StateFeed<GslbStatus> statusFeed;
+  private final EmbeddedIngressReconciler ingressReconciler;
   private final WriteScheduler scheduler;
   private final EventWriter events;
   private final LeaderElection election;
   private volatile SharedIndexInformer<GenericKubernetesResource> informer;
   private volatile boolean running;
 
-  /** The parts to start and stop. */
+  /** The parts to start and stop; {@code ingressReconciler} is {@code null} when disabled. */
   public WriterLifecycle(
       DnsEndpointStore store,
       RecordReconciler reconciler,
@@ -52,6 +55,7 @@ public final class WriterLifecycle implements SmartLifecycle {
       GslbStore gslbStore,
       GslbStatusReconciler statusReconciler,
       StateFeed<GslbStatus> statusFeed,
+      EmbeddedIngressReconciler ingressReconciler,
       WriteScheduler scheduler,
       EventWriter events,
       LeaderElection election) {
@@ -61,6 +65,7 @@ public final class WriterLifecycle implements SmartLifecycle {
     this.gslbStore = gslbStore;
     this.statusReconciler = statusReconciler;
     this.statusFeed = statusFeed;
+    this.ingressReconciler = ingressReconciler;
     this.scheduler = scheduler;
     this.events = events;
     this.election = election;
@@ -88,7 +93,10 @@ public final class WriterLifecycle implements SmartLifecycle {
     reconciler.start();
     statusReconciler.start();
     informer = store.inform(reconciler::onObjectChanged);
-    gslbStore.startInformer(statusReconciler::onGslbChanged);
+    gslbStore.startInformer();
+    if (ingressReconciler != null) {
+      ingressReconciler.start();
+    }
     feed.start();
     statusFeed.start();
     election.start();
@@ -108,6 +116,9 @@ public final class WriterLifecycle implements SmartLifecycle {
     running = false;
     reconciler.stop(LAMEDUCK_TIMEOUT);
     statusReconciler.stop(LAMEDUCK_TIMEOUT);
+    if (ingressReconciler != null) {
+      ingressReconciler.stop(LAMEDUCK_TIMEOUT);
+    }
     scheduler.stop(LAMEDUCK_TIMEOUT);
     events.close();
     election.stop();

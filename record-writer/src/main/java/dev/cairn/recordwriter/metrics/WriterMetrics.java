@@ -68,6 +68,28 @@ public final class WriterMetrics {
   }
 
   /**
+   * One write of a Gslb's embedded Ingress and its result.
+   *
+   * @param operation {@code create}, {@code update}, {@code release} or {@code delete}
+   * @param result {@code ok}, {@code conflict}, {@code not_found}, {@code invalid}, {@code error},
+   *     {@code skipped}
+   * @param latency how long the call took
+   */
+  public void ingressWrite(String operation, String result, Duration latency) {
+    Counter.builder("cairn.writer.ingress.writes")
+        .description("Writes of Gslbs' embedded Ingresses, by operation and result")
+        .tag("operation", operation)
+        .tag("result", result)
+        .register(registry)
+        .increment();
+    Timer.builder("cairn.writer.ingress.write.latency")
+        .description("Latency of embedded Ingress writes")
+        .tag("operation", operation)
+        .register(registry)
+        .record(latency);
+  }
+
+  /**
    * A write that was not sent because the object failed the CRD schema check.
    *
    * @param kind {@code DNSEndpoint} or {@code Gslb} (a status)

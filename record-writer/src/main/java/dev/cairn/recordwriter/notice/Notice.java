@@ -38,7 +38,11 @@ public record Notice(
     /** Some of the records decided for a source were rejected and not published. */
     INVALID_ENDPOINT("InvalidEndpoint"),
     /** The strategy-engine reported invalid fields of a source (a Gslb, an HTTPRoute). */
-    INVALID_SPEC("InvalidSpec");
+    INVALID_SPEC("InvalidSpec"),
+    /** The Ingress a Gslb embeds is named like another Ingress that is not the Gslb's. */
+    INGRESS_CONFLICT("IngressConflict"),
+    /** The API server refused the Ingress built from a Gslb's {@code spec.ingress}. */
+    INVALID_INGRESS("InvalidIngress");
 
     private final String text;
 

@@ -41,6 +41,9 @@ public final class Notices {
   /** The Event action of notices about Gslb statuses. */
   public static final String WRITE_STATUS = "WriteGslbStatus";
 
+  /** The Event action of notices about a Gslb's embedded Ingress. */
+  public static final String WRITE_INGRESS = "WriteEmbeddedIngress";
+
   /** The apiVersion of the Gslb CRD. */
   public static final String GSLB_API_VERSION = "k8gb.io/v1beta1";
 
@@ -179,6 +182,24 @@ public final class Notices {
                 + status.name()
                 + ": "
                 + String.join("; ", status.problems())));
+  }
+
+  /**
+   * The notice of a Gslb's embedded Ingress that could not be written: the name is held by another
+   * Ingress, or the API server refused it.
+   *
+   * @param gslb the Gslb's namespace and name
+   * @param gslbUid the Gslb's uid, {@code null} when unknown
+   * @param reason {@link Reason#INGRESS_CONFLICT} or {@link Reason#INVALID_INGRESS}
+   * @param problem what is wrong, on the Gslb's {@code spec.ingress}
+   */
+  public static Notice ofIngress(ObjectKey gslb, String gslbUid, Reason reason, Problem problem) {
+    return new Notice(
+        new Subject(GSLB_API_VERSION, "Gslb", gslb.namespace(), gslb.name(), gslbUid),
+        new Subject("networking.k8s.io/v1", "Ingress", gslb.namespace(), gslb.name(), null),
+        reason,
+        WRITE_INGRESS,
+        "Gslb " + gslb + ": " + problem);
   }
 
   private static boolean isGslb(TargetDecision d) {

@@ -187,7 +187,7 @@ public final class GslbStatusReconciler {
   }
 
   private void resync() {
-    store.startInformer(this::onGslbChanged);
+    store.startInformer();
     cache.dropMarkers();
     loop.markDirty(statuses.keySet());
     reports.retainOnly(statuses.keySet());

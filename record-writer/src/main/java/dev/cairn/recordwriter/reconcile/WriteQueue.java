@@ -39,9 +39,25 @@ final class WriteQueue<T> {
   /** The kind of a write, for priority. */
   enum Lane {
     /** DNSEndpoint creates, updates and deletes: what DNS answers. */
-    RECORD,
+    RECORD("dnsendpoint"),
+    /**
+     * Writes of Gslbs' embedded Ingresses: their load-balancer status becomes what DNS answers, so
+     * they go with the record writes (no delay), after them on a tie.
+     */
+    INGRESS("ingress"),
     /** Gslb status writes: what users read. */
-    STATUS
+    STATUS("gslb_status");
+
+    private final String kind;
+
+    Lane(String kind) {
+      this.kind = kind;
+    }
+
+    /** The lane as a metric tag. */
+    String kind() {
+      return kind;
+    }
   }
 
   /**

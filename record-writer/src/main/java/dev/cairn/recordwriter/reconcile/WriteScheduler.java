@@ -121,22 +121,21 @@ public final class WriteScheduler {
    * @param statusMaxDelay how long a Gslb status write yields to DNSEndpoint writes
    * @param throttle the write rate limit every write passes
    * @param clock the enqueue times
-   * @param recordWait told how long each DNSEndpoint write waited in the queue
-   * @param statusWait told how long each Gslb status write waited in the queue
+   * @param waited told how long each write waited in the queue, with its kind ({@code dnsendpoint},
+   *     {@code ingress} or {@code gslb_status})
    */
   public static WriteScheduler of(
       int maxConcurrent,
       Duration statusMaxDelay,
       Throttle throttle,
       Clock clock,
-      Consumer<Duration> recordWait,
-      Consumer<Duration> statusWait) {
+      BiConsumer<String, Duration> waited) {
     return new WriteScheduler(
         maxConcurrent,
         statusMaxDelay,
         throttle,
         clock,
-        (lane, wait) -> (lane == Lane.RECORD ? recordWait : statusWait).accept(wait));
+        (lane, wait) -> waited.accept(lane.kind(), wait));
   }
 
   /** What ended the dispatcher thread unexpectedly, or {@code null}. */
@@ -190,6 +189,11 @@ public final class WriteScheduler {
   /** The Gslb status writes waiting for their turn. Thread-safe. */
   public int queuedStatusWrites() {
     return queued(Lane.STATUS);
+  }
+
+  /** The embedded Ingress writes waiting for their turn. Thread-safe. */
+  public int queuedIngressWrites() {
+    return queued(Lane.INGRESS);
   }
 
   private int queued(Lane lane) {
