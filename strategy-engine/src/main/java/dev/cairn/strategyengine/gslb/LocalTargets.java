@@ -31,8 +31,9 @@ import java.util.Optional;
  *       blocking problem, as in k8gb;
  *   <li>{@code engine.gslb.exposed-ips} set: those addresses;
  *   <li>discovery by the kind of the resourceRef: a Service's or an Ingress's load-balancer IPs;
- *       for an HTTPRoute the route's node-aware placement (part 1's {@link PlacementDecider});
- *       nothing for an embedded ingress (Cairn does not create the Ingress k8gb would).
+ *       for an HTTPRoute the route's node-aware placement (part 1's {@link PlacementDecider}); for
+ *       an embedded ingress the load-balancer IPs of the Ingress the record-writer creates from it,
+ *       named like the Gslb.
  * </ol>
  *
  * @param targets the targets, without duplicates, in the order found
@@ -77,15 +78,7 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
       case SERVICE -> fromService(servers, findings);
       case HTTP_ROUTE -> fromPlacement(servers.route(), view, placementSettings, now, findings);
       case INGRESS -> fromIngress(servers.route(), findings);
-      case EMBEDDED_INGRESS -> {
-        findings.fallback(
-            "No local targets: the load-balancer status of an embedded ingress is not read (Cairn"
-                + " does not create the Ingress k8gb would); set "
-                + GslbAnnotations.EXPOSED_IP_ADDRESSES
-                + " on the Gslb or engine.gslb.exposed-ips, or reference the Ingress with"
-                + " spec.resourceRef.");
-        yield none("none (" + servers.kind().label() + " load-balancer status is not read)");
-      }
+      case EMBEDDED_INGRESS -> fromEmbeddedIngress(servers.route(), findings);
     };
   }
 
@@ -97,6 +90,22 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
     String name = ingress.namespace() + "/" + ingress.name();
     return fromStatus(
         "Ingress " + name, ingress.loadBalancerIps(), ingress.loadBalancerHostnames(), findings);
+  }
+
+  /**
+   * The load-balancer status of the Ingress the record-writer creates from {@code spec.ingress},
+   * named like the Gslb (k8gb.md §1.5).
+   */
+  private static LocalTargets fromEmbeddedIngress(RouteState ingress, Findings findings) {
+    if (ingress == null) {
+      findings.fallback(
+          "No local targets yet: the Ingress created from spec.ingress (named like the Gslb) is not"
+              + " published; the record-writer creates it (writer.embedded-ingress.enabled), and"
+              + " the topology-watcher publishes it unless watcher.namespaces or"
+              + " watcher.label-selector leaves it out.");
+      return none("load-balancer status of the Ingress created from spec.ingress (not published)");
+    }
+    return fromIngress(ingress, findings);
   }
 
   private static LocalTargets none(String source) {

@@ -15,6 +15,7 @@ import dev.cairn.commonmodel.topology.EndpointState;
 import dev.cairn.commonmodel.topology.GslbResourceRef;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.GslbStrategy;
+import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
 import dev.cairn.commonmodel.topology.SyncMarker;
 import dev.cairn.strategyengine.gslb.GslbReport;
@@ -387,7 +388,62 @@ class GslbTopologyTest {
     assertThat(driver.read()).isEmpty();
   }
 
+  @Test
+  void anEmbeddedGslbFollowsTheLoadBalancerStatusOfTheIngressNamedLikeIt() {
+    healthyService("web");
+    GslbState embedded = gslb("app", "app.cloud.example.com", "roundRobin");
+    driver
+        .synced()
+        .gslb(
+            new GslbState(
+                embedded.namespace(),
+                embedded.name(),
+                embedded.uid(),
+                null,
+                embedded.ingressRules(),
+                embedded.strategy(),
+                null,
+                Map.of(),
+                List.of()));
+    assertThat(driver.latest().get("Gslb/shop/app").disposition())
+        .isEqualTo(Disposition.NO_TARGETS);
+    driver.metrics.reset();
+
+    // The record-writer has created the Ingress; the ingress controller then fills its status.
+    driver.route(ingress("app", List.of()));
+    driver.route(ingress("app", List.of("203.0.113.40", "2001:db8::40")));
+    assertThat(driver.metrics.recomputations(Trigger.ROUTE)).isEqualTo(2);
+    assertThat(driver.latest().get("Gslb/shop/app").explanation().chosenTargets())
+        .containsExactlyInAnyOrder("203.0.113.40", "2001:db8::40");
+    assertThat(driver.latestStatuses().get("Gslb/shop/app").exposedIps())
+        .containsExactly("203.0.113.40", "2001:db8::40");
+
+    // An Ingress of another name is not read.
+    driver.metrics.reset();
+    driver.route(ingress("other", List.of("203.0.113.41")));
+    assertThat(driver.metrics.recomputations()).isZero();
+
+    driver.deleteRoute("Ingress/shop/app");
+    assertThat(driver.latest().get("Gslb/shop/app").disposition())
+        .isEqualTo(Disposition.NO_TARGETS);
+  }
+
   // ------------------------------------------------------------------ fixtures
+
+  private static RouteState ingress(String name, List<String> loadBalancerIps) {
+    return new RouteState(
+        "Ingress",
+        "networking.k8s.io/v1",
+        "shop",
+        name,
+        "uid-ingress-" + name,
+        List.of("app.cloud.example.com"),
+        List.of(BackendRef.service("web")),
+        loadBalancerIps,
+        List.of(),
+        Map.of(),
+        List.of());
+  }
 
   private void healthyService(String name) {
     driver.service(EngineDriverFixtures.clusterIpService("shop", name));
