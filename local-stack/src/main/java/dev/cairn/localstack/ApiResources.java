@@ -22,16 +22,16 @@ final class ApiResources {
     resources.put(
         "v1",
         List.of(
-            resource("nodes", "Node", false),
-            resource("services", "Service", true),
-            resource("namespaces", "Namespace", false),
-            resource("configmaps", "ConfigMap", true),
-            resource("events", "Event", true)));
+            resource("nodes", "Node", false, "no"),
+            resource("services", "Service", true, "svc"),
+            resource("namespaces", "Namespace", false, "ns"),
+            resource("configmaps", "ConfigMap", true, "cm"),
+            resource("events", "Event", true, "ev")));
     resources.put(
         "discovery.k8s.io/v1", List.of(resource("endpointslices", "EndpointSlice", true)));
-    resources.put("networking.k8s.io/v1", List.of(resource("ingresses", "Ingress", true)));
+    resources.put("networking.k8s.io/v1", List.of(resource("ingresses", "Ingress", true, "ing")));
     resources.put("coordination.k8s.io/v1", List.of(resource("leases", "Lease", true)));
-    resources.put("events.k8s.io/v1", List.of(resource("events", "Event", true)));
+    resources.put("events.k8s.io/v1", List.of(resource("events", "Event", true, "ev")));
     resources.put(
         "gateway.networking.k8s.io/v1", List.of(resource("httproutes", "HTTPRoute", true)));
     resources.put("k8gb.io/v1beta1", List.of(resource("gslbs", "Gslb", true)));
@@ -39,7 +39,9 @@ final class ApiResources {
         "externaldns.k8s.io/v1alpha1", List.of(resource("dnsendpoints", "DNSEndpoint", true)));
     resources.put(
         "apiextensions.k8s.io/v1",
-        List.of(resource("customresourcedefinitions", "CustomResourceDefinition", false)));
+        List.of(
+            resource(
+                "customresourcedefinitions", "CustomResourceDefinition", false, "crd", "crds")));
     BY_GROUP_VERSION = java.util.Collections.unmodifiableMap(resources);
   }
 
@@ -62,11 +64,14 @@ final class ApiResources {
     return Optional.empty();
   }
 
-  private static APIResource resource(String plural, String kind, boolean namespaced) {
+  /** A resource type, with the short names the API server gives it ({@code kubectl get svc}). */
+  private static APIResource resource(
+      String plural, String kind, boolean namespaced, String... shortNames) {
     return new APIResourceBuilder()
         .withName(plural)
         .withKind(kind)
         .withNamespaced(namespaced)
+        .withShortNames(shortNames.length == 0 ? null : List.of(shortNames))
         .withSingularName(kind.toLowerCase(Locale.ROOT))
         .withVerbs("get", "list", "watch", "create", "update", "patch", "delete")
         .build();

@@ -287,6 +287,31 @@ class KubectlIT {
         .containsEntry("team", "dns");
   }
 
+  /** The short names a cluster serves work: {@code kubectl get svc}, {@code no}, {@code ing}. */
+  @Test
+  void shortNamesWorkAsOnACluster() {
+    client
+        .services()
+        .inNamespace(NS)
+        .resource(
+            new io.fabric8.kubernetes.api.model.ServiceBuilder()
+                .withNewMetadata()
+                .withName("short")
+                .withNamespace(NS)
+                .endMetadata()
+                .build())
+        .create();
+
+    assertThat(kubectl("get", "svc", "-n", NS, "-o", "name")).contains("service/short");
+    // Each fails (and kubectl exits non-zero) when discovery does not know the short name.
+    kubectl("get", "no");
+    kubectl("get", "ing", "-A");
+    kubectl("get", "cm", "-n", NS);
+    assertThat(String.join("\n", kubectl("api-resources")))
+        .containsPattern("services +svc +v1 +true +Service")
+        .containsPattern("ingresses +ing +networking.k8s.io/v1 +true +Ingress");
+  }
+
   /**
    * kubectl apply validates on the server (it reads the OpenAPI documents to learn that it may): a
    * valid Gslb is created and then changed, as on a cluster.
