@@ -97,7 +97,9 @@ public final class GoldenRecords {
             "directdns.meisterlala.dev/enabled", "true",
             "directdns.meisterlala.dev/ttl", "60",
             "external-dns.alpha.kubernetes.io/hostname", "shop.example.org"),
-        List.of(BAD_HOSTNAME));
+        List.of(BAD_HOSTNAME),
+        new RouteState.Controller(
+            "k8gb.io/v1beta1", "Gslb", "storefront", "5a4f0e1d-2c3b-4a7b-9f6e-1d8c2a3f5e0b"));
   }
 
   /** {@code ServiceState.json}. */

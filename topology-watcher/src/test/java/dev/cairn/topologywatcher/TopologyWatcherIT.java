@@ -93,6 +93,9 @@ class TopologyWatcherIT {
       assertThat(ingress.hostnames()).containsExactly("shop.example.com");
       assertThat(ingress.annotations()).containsEntry("k8gb.io/strategy", "roundRobin");
       assertThat(ingress.loadBalancerIps()).containsExactly("203.0.113.30", "2001:db8::30");
+      assertThat(ingress.controller())
+          .isEqualTo(
+              new RouteState.Controller("k8gb.io/v1beta1", "Gslb", "web-ing", "uid-gslb-web-ing"));
       ServiceState service = (ServiceState) topics.latest(Topics.SERVICES, "Service/shop/web");
       assertThat(service.type()).isEqualTo("LoadBalancer");
       assertThat(service.loadBalancerIps()).containsExactly("203.0.113.10");

@@ -27,6 +27,9 @@ import java.util.Objects;
  * @param annotations the Cairn-relevant annotations only ({@code directdns.meisterlala.dev/*},
  *     {@code k8gb.io/*}, {@code external-dns.alpha.kubernetes.io/hostname})
  * @param problems what could not be normalised, each naming the field and value
+ * @param controller the object's controller owner reference ({@code metadata.ownerReferences[]}
+ *     with {@code controller: true}), {@code null} when it has none: which Gslb an Ingress created
+ *     from a Gslb's {@code spec.ingress} belongs to. Since schema 1.2
  */
 public record RouteState(
     String kind,
@@ -39,7 +42,53 @@ public record RouteState(
     List<String> loadBalancerIps,
     List<String> loadBalancerHostnames,
     Map<String, String> annotations,
-    List<Problem> problems) {
+    List<Problem> problems,
+    Controller controller) {
+
+  /**
+   * A controller owner reference.
+   *
+   * @param apiVersion the controller's apiVersion, e.g. {@code k8gb.io/v1beta1}
+   * @param kind its kind
+   * @param name its name (in the route's namespace)
+   * @param uid its uid
+   */
+  public record Controller(String apiVersion, String kind, String name, String uid) {
+
+    /** {@code <kind> <name> (<apiVersion>)}, for explanations. */
+    @Override
+    public String toString() {
+      return kind + " " + name + " (" + apiVersion + ")";
+    }
+  }
+
+  /** A route without a controller (schema 1.1). */
+  public RouteState(
+      String kind,
+      String apiVersion,
+      String namespace,
+      String name,
+      String uid,
+      List<String> hostnames,
+      List<BackendRef> backends,
+      List<String> loadBalancerIps,
+      List<String> loadBalancerHostnames,
+      Map<String, String> annotations,
+      List<Problem> problems) {
+    this(
+        kind,
+        apiVersion,
+        namespace,
+        name,
+        uid,
+        hostnames,
+        backends,
+        loadBalancerIps,
+        loadBalancerHostnames,
+        annotations,
+        problems,
+        null);
+  }
 
   public RouteState {
     Objects.requireNonNull(kind, "kind");
@@ -75,7 +124,8 @@ public record RouteState(
         List.of(),
         List.of(),
         annotations,
-        problems);
+        problems,
+        null);
   }
 
   /** The stable id of this route. */

@@ -57,7 +57,7 @@ class CairnDeserializerTest {
               assertThat(e.getMessage())
                   .contains(TOPIC)
                   .contains(SchemaVersion.parse(version).toString())
-                  .contains("1.1");
+                  .contains(SchemaVersion.CURRENT.toString());
             });
   }
 

@@ -49,10 +49,10 @@ class SchemaVersionTest {
   }
 
   @Test
-  void theCurrentVersionIsOneOneInTheHeader() {
+  void theCurrentVersionIsOneTwoInTheHeader() {
     assertThat(SchemaVersion.HEADER).isEqualTo("cairn-schema-version");
-    assertThat(SchemaVersion.CURRENT).hasToString("1.1");
+    assertThat(SchemaVersion.CURRENT).hasToString("1.2");
     assertThat(new String(SchemaVersion.CURRENT.toHeader(), StandardCharsets.UTF_8))
-        .isEqualTo("1.1");
+        .isEqualTo("1.2");
   }
 }

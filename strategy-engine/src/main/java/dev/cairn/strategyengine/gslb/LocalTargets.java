@@ -78,7 +78,7 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
       case SERVICE -> fromService(servers, findings);
       case HTTP_ROUTE -> fromPlacement(servers.route(), view, placementSettings, now, findings);
       case INGRESS -> fromIngress(servers.route(), findings);
-      case EMBEDDED_INGRESS -> fromEmbeddedIngress(servers.route(), findings);
+      case EMBEDDED_INGRESS -> fromEmbeddedIngress(gslb, servers.route(), findings);
     };
   }
 
@@ -94,9 +94,27 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
 
   /**
    * The load-balancer status of the Ingress the record-writer creates from {@code spec.ingress},
-   * named like the Gslb (k8gb.md §1.5).
+   * named like the Gslb (k8gb.md §1.5), when that Ingress is controlled by this Gslb. k8gb read any
+   * Ingress of that name (after overwriting its spec); the record-writer leaves a foreign one
+   * alone, so its hosts need not be the Gslb's and its addresses are not used.
    */
-  private static LocalTargets fromEmbeddedIngress(RouteState ingress, Findings findings) {
+  private static LocalTargets fromEmbeddedIngress(
+      GslbState gslb, RouteState ingress, Findings findings) {
+    if (ingress != null && !controlledBy(ingress.controller(), gslb)) {
+      RouteState.Controller c = ingress.controller();
+      findings.fallback(
+          "No local targets: the Ingress "
+              + ingress.namespace()
+              + "/"
+              + ingress.name()
+              + " is not controlled by this Gslb ("
+              + (c == null ? "it has no controller" : "its controller is " + c)
+              + "), so its load-balancer status is not used; the record-writer reports the"
+              + " conflict on the Gslb (IngressConflict).");
+      return none(
+          "load-balancer status of the Ingress created from spec.ingress (the Ingress of"
+              + " that name is not the Gslb's)");
+    }
     if (ingress == null) {
       findings.fallback(
           "No local targets yet: the Ingress created from spec.ingress (named like the Gslb) is not"
@@ -106,6 +124,18 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
       return none("load-balancer status of the Ingress created from spec.ingress (not published)");
     }
     return fromIngress(ingress, findings);
+  }
+
+  /**
+   * True when the controller is this Gslb (any version of k8gb.io; the uid when both are known).
+   */
+  private static boolean controlledBy(RouteState.Controller c, GslbState gslb) {
+    return c != null
+        && "Gslb".equals(c.kind())
+        && c.apiVersion() != null
+        && c.apiVersion().startsWith("k8gb.io/")
+        && gslb.name().equals(c.name())
+        && (c.uid() == null || gslb.uid() == null || c.uid().equals(gslb.uid()));
   }
 
   private static LocalTargets none(String source) {

@@ -58,7 +58,8 @@ import org.yaml.snakeyaml.Yaml;
  *          primaryGeoTag, weight, splitBrainThresholdSeconds}, serviceHealthPolicy,
  *          annotations, problems: [{field, value, reason}]}
  *   routes: [{kind: HTTPRoute, name, hostnames, backends, annotations,
- *            loadBalancerIps, loadBalancerHostnames}]   # the last two: an Ingress's status
+ *            loadBalancerIps, loadBalancerHostnames,   # these two: an Ingress's status
+ *            controller: {apiVersion, kind, name, uid}}]   # uid defaults to the Gslb's
  *   services: [{name, type: LoadBalancer, loadBalancerIps, loadBalancerHostnames}]
  *   endpoints: {web: [{node, ready, addresses}]}                  # addresses default [10.42.0.1]
  *   nodes: [{name, zone, ingress, addresses: ["InternalIP=10.0.0.1"], annotations}]
@@ -365,7 +366,7 @@ public record GslbScenario(
     GslbState gslb = gslb(map(given.get("gslb")));
     String namespace = gslb.namespace();
     List<RouteState> routes =
-        maps(given.get("routes")).stream().map(r -> route(namespace, r)).toList();
+        maps(given.get("routes")).stream().map(r -> route(namespace, r, gslb)).toList();
     List<ServiceState> services =
         maps(given.get("services")).stream().map(s -> service(namespace, s)).toList();
     List<ServiceEndpoints> endpoints = endpoints(namespace, map(given.get("endpoints")));
@@ -507,9 +508,19 @@ public record GslbScenario(
     return backends;
   }
 
-  private static RouteState route(String namespace, Map<String, Object> r) {
+  private static RouteState route(String namespace, Map<String, Object> r, GslbState gslb) {
     String kind = (String) r.getOrDefault("kind", "HTTPRoute");
     String name = (String) r.getOrDefault("name", "app");
+    RouteState.Controller controller = null;
+    if (r.containsKey("controller")) {
+      Map<String, Object> c = map(r.get("controller"));
+      controller =
+          new RouteState.Controller(
+              (String) c.getOrDefault("apiVersion", "k8gb.io/v1beta1"),
+              (String) c.getOrDefault("kind", "Gslb"),
+              (String) c.getOrDefault("name", gslb.name()),
+              (String) c.getOrDefault("uid", gslb.uid()));
+    }
     return new RouteState(
         kind,
         kind.equals("Ingress") ? "networking.k8s.io/v1" : "gateway.networking.k8s.io/v1",
@@ -523,7 +534,8 @@ public record GslbScenario(
         strings(r.get("loadBalancerIps")),
         strings(r.get("loadBalancerHostnames")),
         stringMap(r.get("annotations")),
-        List.of());
+        List.of(),
+        controller);
   }
 
   private static ServiceState service(String namespace, Map<String, Object> s) {

@@ -442,7 +442,8 @@ class GslbTopologyTest {
         loadBalancerIps,
         List.of(),
         Map.of(),
-        List.of());
+        List.of(),
+        new RouteState.Controller("k8gb.io/v1beta1", "Gslb", name, "uid-" + name));
   }
 
   private void healthyService(String name) {

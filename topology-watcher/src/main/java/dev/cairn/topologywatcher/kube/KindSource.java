@@ -1,10 +1,12 @@
 package dev.cairn.topologywatcher.kube;
 
 import dev.cairn.commonmodel.ObjectRef;
+import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.topologywatcher.normalize.Meta;
 import dev.cairn.topologywatcher.state.Entity;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.Informable;
@@ -107,7 +109,16 @@ abstract class KindSource<T extends HasMetadata> {
 
   static Meta meta(HasMetadata object) {
     ObjectMeta m = object.getMetadata();
-    return new Meta(m.getNamespace(), m.getName(), m.getUid(), m.getLabels(), m.getAnnotations());
+    RouteState.Controller controller = null;
+    for (OwnerReference o : orEmpty(m.getOwnerReferences())) {
+      if (o != null && Boolean.TRUE.equals(o.getController())) {
+        controller =
+            new RouteState.Controller(o.getApiVersion(), o.getKind(), o.getName(), o.getUid());
+        break;
+      }
+    }
+    return new Meta(
+        m.getNamespace(), m.getName(), m.getUid(), m.getLabels(), m.getAnnotations(), controller);
   }
 
   static <T, L, R extends Resource<T>> Informable<T> scoped(

@@ -1,5 +1,6 @@
 package dev.cairn.topologywatcher.normalize;
 
+import dev.cairn.commonmodel.topology.RouteState;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -13,13 +14,26 @@ import java.util.TreeMap;
  * @param uid the uid, {@code null} when absent
  * @param labels the labels, never {@code null}
  * @param annotations the annotations, never {@code null}
+ * @param controller the controller owner reference ({@code ownerReferences[]} with {@code
+ *     controller: true}), {@code null} when none
  */
 public record Meta(
     String namespace,
     String name,
     String uid,
     Map<String, String> labels,
-    Map<String, String> annotations) {
+    Map<String, String> annotations,
+    RouteState.Controller controller) {
+
+  /** Metadata without a controller. */
+  public Meta(
+      String namespace,
+      String name,
+      String uid,
+      Map<String, String> labels,
+      Map<String, String> annotations) {
+    this(namespace, name, uid, labels, annotations, null);
+  }
 
   public Meta {
     Objects.requireNonNull(name, "name");

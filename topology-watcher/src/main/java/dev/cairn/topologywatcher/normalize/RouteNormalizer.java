@@ -91,7 +91,8 @@ public final class RouteNormalizer {
         ips,
         lbHostnames,
         AnnotationRules.ROUTE.relevant(meta.annotations(), problems),
-        problems.list());
+        problems.list(),
+        meta.controller());
   }
 
   private static void addBackend(

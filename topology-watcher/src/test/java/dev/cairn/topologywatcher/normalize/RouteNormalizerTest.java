@@ -186,4 +186,16 @@ class RouteNormalizerTest {
     assertThat(route.loadBalancerIps()).isEmpty();
     assertThat(route.loadBalancerHostnames()).isEmpty();
   }
+
+  @Test
+  void carriesAnIngressControllerAndNoneWithoutOne() {
+    RouteState.Controller gslb =
+        new RouteState.Controller("k8gb.io/v1beta1", "Gslb", "web", "uid-gslb");
+    Meta owned = new Meta("shop", "web", "uid-web", Map.of(), Map.of(), gslb);
+
+    assertThat(RouteNormalizer.ingress(new IngressInput(owned, List.of())).controller())
+        .isEqualTo(gslb);
+    assertThat(RouteNormalizer.ingress(new IngressInput(meta(Map.of()), List.of())).controller())
+        .isNull();
+  }
 }
