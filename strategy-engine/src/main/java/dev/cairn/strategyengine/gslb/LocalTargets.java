@@ -78,7 +78,13 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
       case SERVICE -> fromService(servers, findings);
       case HTTP_ROUTE -> fromPlacement(servers.route(), view, placementSettings, now, findings);
       case INGRESS -> fromIngress(servers.route(), findings);
-      case EMBEDDED_INGRESS -> fromEmbeddedIngress(gslb, servers.route(), findings);
+      case EMBEDDED_INGRESS -> {
+        // The Ingress the record-writer creates from spec.ingress, named like the Gslb (k8gb.md
+        // §1.5): its load-balancer status is read, so the decision depends on it.
+        String key = "Ingress/" + gslb.namespace() + "/" + gslb.name();
+        findings.route = key;
+        yield fromEmbeddedIngress(gslb, view.route(key).orElse(null), findings);
+      }
     };
   }
 

@@ -21,8 +21,7 @@ import java.util.Optional;
  * resourceRef or the embedded ingress, with the hosts outside the load-balanced zones left out.
  *
  * @param kind what supplies the hosts
- * @param route the referenced Ingress or HTTPRoute, or the Ingress created for an embedded ingress
- *     (named like the Gslb); {@code null} otherwise or when not found
+ * @param route the referenced Ingress or HTTPRoute, {@code null} otherwise or when not found
  * @param service the referenced Service, {@code null} otherwise or when not found
  * @param serviceKey the referenced Service's key, {@code null} unless the kind is a Service
  * @param hosts the hosts (normalised), where each was found and its Services, sorted by host
@@ -139,12 +138,9 @@ record Servers(
             rule.host(),
             collector.services(field, gslb.namespace(), rule.backends()));
       }
-      // The Ingress the record-writer creates from spec.ingress, named like the Gslb (k8gb.md
-      // §1.5): its load-balancer status is read, so the decision depends on it.
-      String key = "Ingress/" + gslb.namespace() + "/" + gslb.name();
-      findings.route = key;
-      return collector.finish(
-          Kind.EMBEDDED_INGRESS, view.route(key).orElse(null), null, null, "spec.ingress.rules");
+      // The Ingress created from spec.ingress is read by LocalTargets, and only when no source
+      // before it (the annotation, the override) gives the local targets.
+      return collector.finish(Kind.EMBEDDED_INGRESS, null, null, null, "spec.ingress.rules");
     }
     String name = ref.name() == null ? "" : ref.name().strip();
     if (name.isEmpty()) {
