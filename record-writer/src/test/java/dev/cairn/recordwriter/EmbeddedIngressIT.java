@@ -173,6 +173,34 @@ class EmbeddedIngressIT {
   }
 
   @Test
+  void anIngressTheApiServerRefusesIsReportedOnTheGslb() {
+    api.refuseIngressesContaining(
+        "refused.cloud.example.com",
+        "Ingress.networking.k8s.io \"app\" is invalid: spec.rules[0].http.paths[0].pathType:"
+            + " Required value");
+    GenericKubernetesResource gslb =
+        gslb("refused", "app", embedded("refused.cloud.example.com", 80), Map.of());
+
+    Event event =
+        await()
+            .atMost(WAIT)
+            .until(
+                () ->
+                    api.events("refused").stream()
+                        .filter(e -> "InvalidIngress".equals(e.getReason()))
+                        .findFirst()
+                        .orElse(null),
+                e -> e != null);
+    assertThat(event.getType()).isEqualTo("Warning");
+    assertThat(event.getRegarding().getUid()).isEqualTo(gslb.getMetadata().getUid());
+    assertThat(event.getNote()).contains("spec.ingress").contains("pathType: Required value");
+    assertThat(getIngress("refused", "app")).isNull();
+    assertThat(writer.get("/actuator/health/embeddedIngress").body())
+        .contains("refused/app")
+        .contains("INVALID");
+  }
+
+  @Test
   void deletesTheIngressWhenTheGslbReferencesAnotherObjectOrIsGone() {
     gslb("switch", "app", embedded("app.cloud.example.com", 80), Map.of());
     gslb("gone", "app", embedded("app.cloud.example.com", 80), Map.of());

@@ -234,6 +234,14 @@ final class MockKubernetes implements AutoCloseable {
         new Hook("/namespaces/" + namespace + "/gslbs/" + name + "/status", edit));
   }
 
+  /**
+   * From now on, every Ingress write whose body contains {@code marker} is refused with 422 and
+   * {@code message}, as an API server refuses an invalid object.
+   */
+  void refuseIngressesContaining(String marker, String message) {
+    dispatcher.refusals.put(marker, message);
+  }
+
   @Override
   public void close() {
     client.close();
@@ -274,6 +282,7 @@ final class MockKubernetes implements AutoCloseable {
     final AtomicReference<Hook> statusHook = new AtomicReference<>();
     volatile Duration writeDelay;
     volatile boolean stubCreates;
+    final Map<String, String> refusals = new ConcurrentHashMap<>();
     final Map<String, Boolean> stubbed = new ConcurrentHashMap<>();
     final AtomicLong stubVersion = new AtomicLong(1_000_000_000L);
 
@@ -299,6 +308,8 @@ final class MockKubernetes implements AutoCloseable {
         response = statusUpdate(request, bare, body);
       } else if (stubCreates && resource.equals(DNS_ENDPOINT_WRITES) && method.equals("POST")) {
         response = stubCreate(body);
+      } else if (resource.equals(INGRESS_WRITES) && refusal(body) != null) {
+        response = invalid(refusal(body));
       } else {
         Hook h = updateHook.get();
         if (resource.equals(DNS_ENDPOINT_WRITES)
@@ -369,6 +380,30 @@ final class MockKubernetes implements AutoCloseable {
     }
 
     /** A 409 as the API server sends it: a Failure status with the reason (and message). */
+    private String refusal(String body) {
+      for (Map.Entry<String, String> r : refusals.entrySet()) {
+        if (body.contains(r.getKey())) {
+          return r.getValue();
+        }
+      }
+      return null;
+    }
+
+    private MockResponse invalid(String message) {
+      return new MockResponse()
+          .setResponseCode(422)
+          .setBody(
+              client
+                  .getKubernetesSerialization()
+                  .asJson(
+                      new StatusBuilder()
+                          .withStatus("Failure")
+                          .withReason("Invalid")
+                          .withCode(422)
+                          .withMessage(message)
+                          .build()));
+    }
+
     private MockResponse conflict(String reason, String message) {
       return new MockResponse()
           .setResponseCode(409)
