@@ -437,6 +437,12 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
                 include(path),
                 Instant.now()));
       }
+      if (asTable && found) {
+        Optional<MockResponse> builtin = builtinTable(path, query, items);
+        if (builtin.isPresent()) {
+          return builtin.get();
+        }
+      }
       if (query.containsKey(NAME)) {
         return items.isEmpty()
             ? notFound(query)
@@ -456,6 +462,28 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
     } finally {
       lock.readLock().unlock();
     }
+  }
+
+  /** A Table of built-in objects with the API server's columns ({@link BuiltinTables}). */
+  private Optional<MockResponse> builtinTable(String path, AttributeSet query, List<Stored> items) {
+    String api = value(query, KubernetesAttributesExtractor.API);
+    String version = value(query, KubernetesAttributesExtractor.VERSION);
+    String plural = value(query, KubernetesAttributesExtractor.PLURAL);
+    if (version == null || plural == null) {
+      return Optional.empty();
+    }
+    List<JsonNode> objects = new ArrayList<>(items.size());
+    for (Stored item : items) {
+      objects.add(TREES.readTree(item.json()));
+    }
+    return BuiltinTables.table(
+            api == null || api.isEmpty() ? version : api + "/" + version,
+            plural,
+            objects,
+            String.valueOf(resourceVersion.get()),
+            include(path),
+            Instant.now())
+        .map(IndexedCrudDispatcher::table);
   }
 
   /**

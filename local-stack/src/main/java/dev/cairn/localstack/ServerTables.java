@@ -210,7 +210,7 @@ final class ServerTables {
     return table;
   }
 
-  private static ObjectNode table(List<Column> columns, String resourceVersion) {
+  static ObjectNode table(List<Column> columns, String resourceVersion) {
     ObjectNode table = NODES.objectNode();
     table.put("kind", "Table");
     table.put("apiVersion", "meta.k8s.io/v1");
@@ -227,7 +227,7 @@ final class ServerTables {
     return table;
   }
 
-  private static ObjectNode row(ArrayNode cells, JsonNode object, Include include) {
+  static ObjectNode row(ArrayNode cells, JsonNode object, Include include) {
     ObjectNode row = NODES.objectNode();
     row.set("cells", cells);
     switch (include) {

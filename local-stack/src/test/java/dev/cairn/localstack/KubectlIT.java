@@ -312,6 +312,65 @@ class KubectlIT {
         .containsPattern("ingresses +ing +networking.k8s.io/v1 +true +Ingress");
   }
 
+  /** Built-in kinds print the API server's columns: an Ingress's class, hosts and address. */
+  @Test
+  void getPrintsTheColumnsOfBuiltInKinds() {
+    client
+        .network()
+        .v1()
+        .ingresses()
+        .inNamespace(NS)
+        .resource(
+            new io.fabric8.kubernetes.api.model.networking.v1.IngressBuilder()
+                .withNewMetadata()
+                .withName("store")
+                .withNamespace(NS)
+                .endMetadata()
+                .withNewSpec()
+                .withIngressClassName("nginx")
+                .addNewRule()
+                .withHost("store.cloud.example.com")
+                .endRule()
+                .endSpec()
+                .withNewStatus()
+                .withNewLoadBalancer()
+                .addNewIngress()
+                .withIp("203.0.113.77")
+                .endIngress()
+                .endLoadBalancer()
+                .endStatus()
+                .build())
+        .create();
+    client
+        .services()
+        .inNamespace(NS)
+        .resource(
+            new io.fabric8.kubernetes.api.model.ServiceBuilder()
+                .withNewMetadata()
+                .withName("lb")
+                .withNamespace(NS)
+                .endMetadata()
+                .withNewSpec()
+                .withType("LoadBalancer")
+                .withClusterIP("10.96.0.10")
+                .addNewPort()
+                .withPort(80)
+                .withProtocol("TCP")
+                .endPort()
+                .endSpec()
+                .build())
+        .create();
+
+    List<String> ingresses = kubectl("get", "ing", "-n", NS);
+    List<String> services = kubectl("get", "svc", "lb", "-n", NS);
+
+    assertThat(ingresses.get(0)).containsPattern("NAME +CLASS +HOSTS +ADDRESS +PORTS +AGE");
+    assertThat(ingresses.get(1))
+        .containsPattern("store +nginx +store.cloud.example.com +203.0.113.77 +80 +");
+    assertThat(services.get(0)).containsPattern("NAME +TYPE +CLUSTER-IP +EXTERNAL-IP +PORT\\(S\\)");
+    assertThat(services.get(1)).containsPattern("lb +LoadBalancer +10.96.0.10 +<pending> +80/TCP");
+  }
+
   /**
    * kubectl apply validates on the server (it reads the OpenAPI documents to learn that it may): a
    * valid Gslb is created and then changed, as on a cluster.
