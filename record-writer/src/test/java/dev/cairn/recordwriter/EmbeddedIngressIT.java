@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cairn.recordwriter.ingress.IngressPlan;
+import dev.cairn.recordwriter.ingress.IngressTrees;
+import dev.cairn.recordwriter.kube.IngressStore;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -31,14 +33,7 @@ class EmbeddedIngressIT {
 
   private static final Duration WAIT = Duration.ofSeconds(30);
 
-  private static final ResourceDefinitionContext INGRESSES =
-      new ResourceDefinitionContext.Builder()
-          .withGroup("networking.k8s.io")
-          .withVersion("v1")
-          .withPlural("ingresses")
-          .withKind("Ingress")
-          .withNamespaced(true)
-          .build();
+  private static final ResourceDefinitionContext INGRESSES = IngressStore.CONTEXT;
 
   private MockKubernetes api;
   private WriterRun writer;
@@ -279,25 +274,7 @@ class EmbeddedIngressIT {
   }
 
   private static Map<String, Object> embedded(String host, int port) {
-    return Map.of(
-        "rules",
-        List.of(
-            Map.of(
-                "host",
-                host,
-                "http",
-                Map.of(
-                    "paths",
-                    List.of(
-                        Map.of(
-                            "path",
-                            "/",
-                            "pathType",
-                            "Prefix",
-                            "backend",
-                            Map.of(
-                                "service",
-                                Map.of("name", "web", "port", Map.of("number", port)))))))));
+    return IngressTrees.spec(host, "web", port);
   }
 
   private static Map<String, Object> withTls(Map<String, Object> spec) {

@@ -38,22 +38,8 @@ class IngressPlanTest {
 
   // ---------------------------------------------------------------- trees
 
-  /** One rule routing {@code /} of the host to the Service on that port. */
   private static Map<String, Object> rule(String host, String service, Number port) {
-    return Map.of(
-        "host",
-        host,
-        "http",
-        Map.of(
-            "paths",
-            List.of(
-                Map.of(
-                    "path",
-                    "/",
-                    "pathType",
-                    "Prefix",
-                    "backend",
-                    Map.of("service", Map.of("name", service, "port", Map.of("number", port)))))));
+    return IngressTrees.rule(host, service, port);
   }
 
   /** The Gslb's spec.ingress as the API gives it: numbers as Integers. */

@@ -15,22 +15,7 @@ class SpecTreesTest {
 
   /** One rule routing {@code /} of the host to the storefront Service on that port. */
   static Map<String, Object> rule(String host, Number port) {
-    return Map.of(
-        "host",
-        host,
-        "http",
-        Map.of(
-            "paths",
-            List.of(
-                Map.of(
-                    "path",
-                    "/",
-                    "pathType",
-                    "Prefix",
-                    "backend",
-                    Map.of(
-                        "service",
-                        Map.of("name", "storefront", "port", Map.of("number", port)))))));
+    return IngressTrees.rule(host, "storefront", port);
   }
 
   /** The Gslb's spec.ingress: one rule for app.cloud.example.com to port 80. */
