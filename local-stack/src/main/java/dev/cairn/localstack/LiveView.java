@@ -13,8 +13,10 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -22,8 +24,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The live view of the local stack: a compact table, refreshed every second, of each sample host as
- * each cluster's dns-responder answers it over real DNS, with the reason of the cluster's last
+ * The live view of the local stack: a compact table, refreshed every second, of each sample host,
+ * and of every other host a cluster has decided records for (a Gslb or route applied with kubectl),
+ * as each cluster's dns-responder answers it over real DNS, with the reason of the cluster's last
  * decision for the host (read from the cluster's decisions topic), followed by the latest events.
  * On a terminal it redraws in place; otherwise (a pipe, a log file) it prints the table only when
  * it changes.
@@ -35,6 +38,8 @@ final class LiveView implements AutoCloseable {
   private static final int QUERIES_PER_CELL = 8;
   private static final int EVENTS = 10;
   private static final int WIDTH = 118;
+  private static final int MAX_OTHER_HOSTS = 8;
+  private static final String LOCAL_TARGETS_PREFIX = "localtargets-";
 
   private final LocalStack stack;
   private final PrintStream out;
@@ -51,6 +56,7 @@ final class LiveView implements AutoCloseable {
             return t;
           });
   private String lastTable = "";
+  private volatile int leftOut;
 
   LiveView(LocalStack stack, PrintStream out, boolean ansi, List<String> hosts, String header) {
     this.stack = stack;
@@ -94,6 +100,12 @@ final class LiveView implements AutoCloseable {
   private void refresh() {
     try {
       String table = render(rows());
+      if (leftOut > 0) {
+        table +=
+            "(+"
+                + leftOut
+                + " more decided hosts: GET /api/v1/decisions on each cluster's strategy-engine)\n";
+      }
       if (ansi) {
         StringBuilder screen = new StringBuilder("\033[H\033[2J").append(header).append('\n');
         screen.append(table);
@@ -123,10 +135,46 @@ final class LiveView implements AutoCloseable {
    */
   record Cell(String a, String aaaa, String reason) {}
 
+  /**
+   * The hosts to show: the sample's, in their order, then the other hosts the clusters have decided
+   * records for, sorted, at most {@value #MAX_OTHER_HOSTS} (the {@code localtargets-} names left
+   * out: they are the peers' business).
+   *
+   * @return the hosts, and how many other hosts were left out
+   */
+  static Hosts hostsToShow(List<String> sample, Iterable<TargetDecision> decisions) {
+    TreeSet<String> others = new TreeSet<>();
+    for (TargetDecision d : decisions) {
+      for (DnsRecord r : d.records()) {
+        String name = r.dnsName().toLowerCase(Locale.ROOT);
+        if (!name.startsWith(LOCAL_TARGETS_PREFIX) && !sample.contains(name)) {
+          others.add(name);
+        }
+      }
+    }
+    List<String> shown = new ArrayList<>(sample);
+    int left = 0;
+    for (String other : others) {
+      if (shown.size() - sample.size() < MAX_OTHER_HOSTS) {
+        shown.add(other);
+      } else {
+        left++;
+      }
+    }
+    return new Hosts(shown, left);
+  }
+
+  /** The hosts shown, and how many decided hosts did not fit. */
+  record Hosts(List<String> shown, int leftOut) {}
+
   /** Queries every responder for every host, now. */
   List<Row> rows() {
+    List<TargetDecision> all = new ArrayList<>();
+    decisions.values().forEach(r -> all.addAll(r.snapshot().values()));
+    Hosts shown = hostsToShow(hosts, all);
+    leftOut = shown.leftOut();
     List<Row> rows = new ArrayList<>();
-    for (String host : hosts) {
+    for (String host : shown.shown()) {
       Map<String, Cell> cells = new LinkedHashMap<>();
       for (Cluster c : stack.clusters().values()) {
         cells.put(
