@@ -217,7 +217,7 @@ final class SampleTopology {
     return gslb;
   }
 
-  /** A node with the zone label, optionally the ingress role, and its addresses. */
+  /** A Ready node with the zone label, optionally the ingress role, and its addresses. */
   static Node node(
       String name,
       String zone,
@@ -233,6 +233,12 @@ final class SampleTopology {
             .addToLabels("kubernetes.io/hostname", name)
             .endMetadata()
             .withNewStatus()
+            .addNewCondition()
+            .withType("Ready")
+            .withStatus("True")
+            .withReason("KubeletReady")
+            .withMessage("kubelet is posting ready status")
+            .endCondition()
             .addNewAddress()
             .withType("InternalIP")
             .withAddress(internalIp)
