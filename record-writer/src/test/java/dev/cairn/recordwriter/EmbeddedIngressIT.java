@@ -87,6 +87,14 @@ class EmbeddedIngressIT {
     assertThat(owner.getController()).isTrue();
     assertThat(owner.getBlockOwnerDeletion()).isTrue();
     assertThat(spec(ingress)).isEqualTo(embedded("app.cloud.example.com", 80));
+    // The explain API shows what became of it.
+    await()
+        .atMost(WAIT)
+        .until(
+            () -> writer.get("/api/v1/gslb-status/create/app").body().replace(" ", ""),
+            body ->
+                body.contains("\"embeddedIngress\":{\"action\":\"IN_SYNC\"")
+                    && body.contains("\"lastWrite\":\"DONE:created\""));
   }
 
   @Test

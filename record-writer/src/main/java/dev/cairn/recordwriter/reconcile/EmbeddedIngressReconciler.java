@@ -159,6 +159,11 @@ public final class EmbeddedIngressReconciler {
     return loop.pending();
   }
 
+  /** What the last pass concluded for one name, {@code null} when it embeds no Ingress. */
+  public State state(ObjectKey key) {
+    return states.get(key);
+  }
+
   /** What the last pass concluded for every name planned, for the explain API and health. */
   public Map<ObjectKey, State> states() {
     return Map.copyOf(states);

@@ -4,6 +4,7 @@ import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.recordwriter.kafka.StateFeed;
 import dev.cairn.recordwriter.kube.GslbCache;
 import dev.cairn.recordwriter.plan.ObjectKey;
+import dev.cairn.recordwriter.reconcile.EmbeddedIngressReconciler;
 import dev.cairn.recordwriter.reconcile.GslbStatusReport;
 import dev.cairn.recordwriter.reconcile.GslbStatusReports;
 import dev.cairn.recordwriter.status.GslbStatusForm;
@@ -19,8 +20,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The explain API of Gslb statuses: the engine's desired status (with the problems it reported),
- * the status as it would be written, the Gslb's status as it is, and what the writer concluded and
- * last wrote.
+ * the status as it would be written, the Gslb's status as it is, what the writer concluded and last
+ * wrote, and for a Gslb that embeds {@code spec.ingress}, what became of its Ingress.
  */
 @RestController
 @RequestMapping("/api/v1/gslb-status")
@@ -29,13 +30,18 @@ public final class GslbStatusController {
   private final StateFeed<GslbStatus> feed;
   private final GslbStatusReports reports;
   private final GslbCache cache;
+  private final EmbeddedIngressReconciler ingresses;
 
   /** Explains from these parts. */
   public GslbStatusController(
-      StateFeed<GslbStatus> feed, GslbStatusReports reports, GslbCache cache) {
+      StateFeed<GslbStatus> feed,
+      GslbStatusReports reports,
+      GslbCache cache,
+      EmbeddedIngressReconciler ingresses) {
     this.feed = feed;
     this.reports = reports;
     this.cache = cache;
+    this.ingresses = ingresses;
   }
 
   /**
@@ -45,12 +51,15 @@ public final class GslbStatusController {
    * @param desiredStatus the status fields that desired status is written as, or {@code null}
    * @param live the Gslb as it is, or {@code null} when it does not exist (or is not watched)
    * @param report the writer's last conclusion and write, or {@code null} if it never planned it
+   * @param embeddedIngress the last plan of the Ingress created from {@code spec.ingress} (action,
+   *     detail, last write, when), or {@code null} when the Gslb embeds none
    */
   public record Explanation(
       GslbStatus desired,
       Map<String, Object> desiredStatus,
       LiveView live,
-      GslbStatusReport report) {}
+      GslbStatusReport report,
+      EmbeddedIngressReconciler.State embeddedIngress) {}
 
   /**
    * A Gslb as it is.
@@ -69,7 +78,8 @@ public final class GslbStatusController {
     GslbStatus desired = feed.get(GslbStatusPlan.KIND + "/" + key);
     LiveView live = cache.get(key).map(GslbStatusController::view).orElse(null);
     GslbStatusReport report = reports.get(key).orElse(null);
-    if (desired == null && live == null && report == null) {
+    EmbeddedIngressReconciler.State ingress = ingresses.state(key);
+    if (desired == null && live == null && report == null && ingress == null) {
       return ResponseEntity.status(HttpStatus.NOT_FOUND).build();
     }
     return ResponseEntity.ok(
@@ -77,7 +87,8 @@ public final class GslbStatusController {
             desired,
             desired == null ? null : GslbStatusForm.render(desired).fields(),
             live,
-            report));
+            report,
+            ingress));
   }
 
   private static LiveView view(GenericKubernetesResource r) {
