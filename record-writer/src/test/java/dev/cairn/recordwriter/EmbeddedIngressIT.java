@@ -254,6 +254,22 @@ class EmbeddedIngressIT {
     assertThat(released.getMetadata().getAnnotations())
         .doesNotContainKey(IngressPlan.LAST_APPLIED_ANNOTATION);
     assertThat(spec(released)).isEqualTo(embedded("app.cloud.example.com", 80));
+
+    // Embedding it again takes it back (it is not someone else's Ingress).
+    replaceGslbSpec(
+        "release",
+        "app",
+        Map.of(
+            "ingress",
+            embedded("app.cloud.example.com", 80),
+            "strategy",
+            Map.of("type", "roundRobin")));
+    GenericKubernetesResource taken = awaitIngress("release", "app", "app.cloud.example.com");
+    assertThat(taken.getMetadata().getOwnerReferences().get(0).getUid())
+        .isEqualTo(api.getGslb("release", "app").getMetadata().getUid());
+    assertThat(taken.getMetadata().getAnnotations())
+        .doesNotContainKey(IngressPlan.RELEASED_FROM_ANNOTATION);
+    assertThat(api.events("release")).noneMatch(e -> "IngressConflict".equals(e.getReason()));
   }
 
   @Test

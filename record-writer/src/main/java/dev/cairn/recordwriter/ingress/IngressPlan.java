@@ -29,8 +29,9 @@ import java.util.Objects;
  *       desired one, as {@code kubectl apply} does; k8gb replaced the whole spec.
  *   <li>A Gslb that stops embedding its ingress (it gets a resourceRef) has its Ingress deleted,
  *       unless the resourceRef names that very Ingress: then it is released (Cairn's labels, owner
- *       reference and annotation removed, the spec untouched). k8gb left it in place until the Gslb
- *       was deleted.
+ *       reference and annotation removed, the spec untouched; {@value #RELEASED_FROM_ANNOTATION}
+ *       names the Gslb, which takes it back if it embeds its ingress again). k8gb left it in place
+ *       until the Gslb was deleted.
  *   <li>An invalid Gslb (neither a resourceRef nor an object in {@code spec.ingress}) changes
  *       nothing: a bad object never deletes what was good.
  * </ul>
@@ -61,6 +62,12 @@ public record IngressPlan(
 
   /** The annotation holding, as JSON, the {@code spec.ingress} Cairn last applied. */
   public static final String LAST_APPLIED_ANNOTATION = "cairn.dev/last-applied-ingress-spec";
+
+  /**
+   * The annotation a released Ingress keeps: the uid of the Gslb that released it, so that the same
+   * Gslb embedding its ingress again takes it back instead of finding it someone else's.
+   */
+  public static final String RELEASED_FROM_ANNOTATION = "cairn.dev/released-from-gslb";
 
   /** The API group of Gslbs. */
   public static final String GSLB_GROUP = "k8gb.io";
@@ -154,7 +161,7 @@ public record IngressPlan(
               gslb == null ? "no Gslb of this name" : "the Gslb references an object");
         }
         if (gslb != null && gslb.refersToOwnIngress()) {
-          yield release(key, live);
+          yield release(key, live, gslb);
         }
         if (!K8GB_MANAGED_BY_VALUE.equals(live.labels().get(K8GB_MANAGED_BY_LABEL))) {
           yield of(
@@ -186,6 +193,8 @@ public record IngressPlan(
     if (gslb.uid() == null || gslb.uid().isBlank()) {
       return of(key, Action.NONE, "the Gslb has no uid yet");
     }
+    // An Ingress this very Gslb released, embedded again: taken back.
+    boolean mine = ours || (live != null && releasedBy(live, gslb));
     OwnerRef owner = new OwnerRef(GSLB_API_VERSION, "Gslb", key.name(), gslb.uid(), true, true);
     Object desired = gslb.ingress();
     if (live == null) {
@@ -201,7 +210,7 @@ public record IngressPlan(
           "no Ingress of the Gslb's name exists; creating it from spec.ingress",
           null);
     }
-    if (!ours) {
+    if (!mine) {
       OwnerRef controller = live.controller();
       String holder =
           controller == null
@@ -231,8 +240,11 @@ public record IngressPlan(
     }
     List<String> differences = new ArrayList<>();
     OwnerRef controller = live.controller();
-    if (!Objects.equals(controller.uid(), gslb.uid())) {
+    if (controller == null || !Objects.equals(controller.uid(), gslb.uid())) {
       differences.add("owner reference");
+    }
+    if (live.annotations().containsKey(RELEASED_FROM_ANNOTATION)) {
+      differences.add("released before");
     }
     if (!K8GB_MANAGED_BY_VALUE.equals(live.labels().get(K8GB_MANAGED_BY_LABEL))
         || !Ownership.isOwned(live.labels())) {
@@ -257,12 +269,14 @@ public record IngressPlan(
       }
     }
     owners.add(owner);
+    Map<String, String> annotations = withoutLastApplied(live.annotations());
+    annotations.remove(RELEASED_FROM_ANNOTATION);
     return new IngressPlan(
         key,
         Action.UPDATE,
         new Body(
             labels,
-            withoutLastApplied(live.annotations()),
+            annotations,
             owners,
             SpecTrees.threeWay(live.spec(), live.lastApplied(), desired),
             desired),
@@ -272,7 +286,7 @@ public record IngressPlan(
         null);
   }
 
-  private static IngressPlan release(ObjectKey key, LiveIngress live) {
+  private static IngressPlan release(ObjectKey key, LiveIngress live, EmbeddingGslb gslb) {
     Map<String, String> labels = new LinkedHashMap<>(live.labels());
     labels.remove(K8GB_MANAGED_BY_LABEL, K8GB_MANAGED_BY_VALUE);
     labels.remove(Ownership.MANAGED_BY_LABEL, Ownership.MANAGED_BY_VALUE);
@@ -285,11 +299,11 @@ public record IngressPlan(
     return new IngressPlan(
         key,
         Action.RELEASE,
-        new Body(labels, withoutLastApplied(live.annotations()), owners, live.spec(), null),
+        new Body(labels, released(live.annotations(), gslb), owners, live.spec(), null),
         live.version(),
         null,
         "the Gslb's resourceRef names this Ingress now; releasing it (Cairn's labels and owner"
-            + " reference removed, the spec kept)",
+            + " reference removed, the spec kept; embedding it again takes it back)",
         null);
   }
 
@@ -297,6 +311,21 @@ public record IngressPlan(
   private static boolean isOurs(ObjectKey key, LiveIngress live) {
     OwnerRef controller = live.controller();
     return controller != null && controller.isGslb(key.name());
+  }
+
+  /** The annotations of a released Ingress: without Cairn's, with the releasing Gslb's uid. */
+  private static Map<String, String> released(Map<String, String> annotations, EmbeddingGslb gslb) {
+    Map<String, String> out = withoutLastApplied(annotations);
+    if (gslb.uid() != null && !gslb.uid().isBlank()) {
+      out.put(RELEASED_FROM_ANNOTATION, gslb.uid());
+    }
+    return out;
+  }
+
+  /** True when this Gslb released the Ingress and nothing controls it since. */
+  private static boolean releasedBy(LiveIngress live, EmbeddingGslb gslb) {
+    return live.controller() == null
+        && gslb.uid().equals(live.annotations().get(RELEASED_FROM_ANNOTATION));
   }
 
   private static Map<String, String> withoutLastApplied(Map<String, String> annotations) {

@@ -407,7 +407,13 @@ class IngressPlanTest {
     assertThat(plan.detail()).contains("releasing");
     Body body = plan.body();
     assertThat(body.labels()).isEqualTo(Map.of("team", "shop"));
-    assertThat(body.annotations()).isEqualTo(Map.of(CONTACT_ANNOTATION, "shop@example.com"));
+    assertThat(body.annotations())
+        .isEqualTo(
+            Map.of(
+                CONTACT_ANNOTATION,
+                "shop@example.com",
+                IngressPlan.RELEASED_FROM_ANNOTATION,
+                GSLB_UID));
     assertThat(body.owners()).containsExactly(ARGO_APP);
     assertThat(body.spec()).isSameAs(spec);
     assertThat(body.spec()).isEqualTo(admitted(desiredAsParsed()));
@@ -439,6 +445,52 @@ class IngressPlanTest {
 
     assertThat(plan.action()).isEqualTo(Action.RELEASE);
     assertThat(plan.body().labels()).isEqualTo(Map.of("team", "shop"));
+  }
+
+  /** What a RELEASE leaves: no controller, no Cairn labels, the releasing Gslb's uid. */
+  private static LiveIngress released(String releasedBy) {
+    Map<String, String> labels = new LinkedHashMap<>(Map.of("team", "shop"));
+    return new LiveIngress(
+        KEY,
+        INGRESS_UID,
+        VERSION,
+        labels,
+        Map.of(IngressPlan.RELEASED_FROM_ANNOTATION, releasedBy, CONTACT_ANNOTATION, "x"),
+        List.of(ARGO_APP),
+        admitted(desiredAsParsed()),
+        null);
+  }
+
+  @Test
+  void theGslbThatReleasedItsIngressTakesItBackWhenItEmbedsItAgain() {
+    IngressPlan plan = IngressPlan.plan(KEY, embedding(desired()), released(GSLB_UID));
+
+    assertThat(plan.action()).isEqualTo(Action.UPDATE);
+    assertThat(plan.detail()).contains("owner reference").contains("released before");
+    Body body = plan.body();
+    assertThat(body.owners()).containsExactly(ARGO_APP, gslbOwner(GSLB_UID));
+    assertThat(body.labels())
+        .containsEntry(IngressPlan.K8GB_MANAGED_BY_LABEL, IngressPlan.K8GB_MANAGED_BY_VALUE)
+        .containsEntry(Ownership.MANAGED_BY_LABEL, Ownership.MANAGED_BY_VALUE);
+    assertThat(body.annotations())
+        .doesNotContainKey(IngressPlan.RELEASED_FROM_ANNOTATION)
+        .containsEntry(CONTACT_ANNOTATION, "x");
+    assertThat(body.lastApplied()).isEqualTo(desired());
+  }
+
+  @Test
+  void anIngressAnotherGslbReleasedIsSomeoneElses() {
+    IngressPlan plan = IngressPlan.plan(KEY, embedding(desired()), released("uid-of-another-gslb"));
+
+    assertThat(plan.action()).isEqualTo(Action.CONFLICT);
+    assertThat(plan.problem().field()).isEqualTo("spec.ingress");
+  }
+
+  @Test
+  void aReleasedIngressIsNeverDeleted() {
+    assertThat(IngressPlan.plan(KEY, referencing(false), released(GSLB_UID)).action())
+        .isEqualTo(Action.NONE);
+    assertThat(IngressPlan.plan(KEY, null, released(GSLB_UID)).action()).isEqualTo(Action.NONE);
   }
 
   // ---------------------------------------------------------------- DELETE
