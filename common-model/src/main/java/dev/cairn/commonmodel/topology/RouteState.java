@@ -62,34 +62,6 @@ public record RouteState(
     }
   }
 
-  /** A route without a controller (schema 1.1). */
-  public RouteState(
-      String kind,
-      String apiVersion,
-      String namespace,
-      String name,
-      String uid,
-      List<String> hostnames,
-      List<BackendRef> backends,
-      List<String> loadBalancerIps,
-      List<String> loadBalancerHostnames,
-      Map<String, String> annotations,
-      List<Problem> problems) {
-    this(
-        kind,
-        apiVersion,
-        namespace,
-        name,
-        uid,
-        hostnames,
-        backends,
-        loadBalancerIps,
-        loadBalancerHostnames,
-        annotations,
-        problems,
-        null);
-  }
-
   public RouteState {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(namespace, "namespace");
