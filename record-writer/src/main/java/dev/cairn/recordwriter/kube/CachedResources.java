@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
@@ -88,6 +89,20 @@ final class CachedResources {
     }
     cache.observe(r);
     return Optional.of(r);
+  }
+
+  /**
+   * Starts an informer on the objects of all namespaces, those with the label {@code label=value}
+   * only when {@code label} is given; every event updates the cache and is passed on by key.
+   */
+  SharedIndexInformer<GenericKubernetesResource> inform(
+      String label, String value, Consumer<ObjectKey> changed) {
+    var all = resources().inAnyNamespace();
+    SharedIndexInformer<GenericKubernetesResource> informer =
+        label == null ? all.runnableInformer(0) : all.withLabel(label, value).runnableInformer(0);
+    informer.addEventHandler(events(changed));
+    informer.start();
+    return informer;
   }
 
   /** An informer handler: every event updates the cache and is passed on by key. */

@@ -123,15 +123,7 @@ public final class DnsEndpointStore {
    * and is passed on so the object can be planned again (a manual edit or delete is repaired).
    */
   public SharedIndexInformer<GenericKubernetesResource> inform(Consumer<ObjectKey> changed) {
-    SharedIndexInformer<GenericKubernetesResource> informer =
-        dnsEndpoints
-            .resources()
-            .inAnyNamespace()
-            .withLabel(Ownership.MANAGED_BY_LABEL, Ownership.MANAGED_BY_VALUE)
-            .runnableInformer(0);
-    informer.addEventHandler(dnsEndpoints.events(changed));
-    informer.start();
-    return informer;
+    return dnsEndpoints.inform(Ownership.MANAGED_BY_LABEL, Ownership.MANAGED_BY_VALUE, changed);
   }
 
   /**

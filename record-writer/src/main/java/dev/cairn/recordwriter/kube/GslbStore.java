@@ -103,11 +103,7 @@ public final class GslbStore {
           .log("could not check the Gslb API; starting the informer anyway, it retries");
     }
     served = true;
-    SharedIndexInformer<GenericKubernetesResource> i =
-        gslbs.resources().inAnyNamespace().runnableInformer(0);
-    i.addEventHandler(gslbs.events(key -> listeners.forEach(l -> l.accept(key))));
-    i.start();
-    informer = i;
+    informer = gslbs.inform(null, null, key -> listeners.forEach(l -> l.accept(key)));
     return true;
   }
 

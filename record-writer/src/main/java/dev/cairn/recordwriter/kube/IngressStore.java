@@ -73,15 +73,9 @@ public final class IngressStore {
     if (informer != null) {
       return;
     }
-    SharedIndexInformer<GenericKubernetesResource> i =
-        ingresses
-            .resources()
-            .inAnyNamespace()
-            .withLabel(IngressPlan.K8GB_MANAGED_BY_LABEL, IngressPlan.K8GB_MANAGED_BY_VALUE)
-            .runnableInformer(0);
-    i.addEventHandler(ingresses.events(changed));
-    i.start();
-    informer = i;
+    informer =
+        ingresses.inform(
+            IngressPlan.K8GB_MANAGED_BY_LABEL, IngressPlan.K8GB_MANAGED_BY_VALUE, changed);
   }
 
   /** True once the informer has listed the labelled Ingresses. */
