@@ -94,7 +94,7 @@ class EmbeddedIngressIT {
             () -> writer.get("/api/v1/gslb-status/create/app").body().replace(" ", ""),
             body ->
                 body.contains("\"embeddedIngress\":{\"action\":\"IN_SYNC\"")
-                    && body.contains("\"lastWrite\":\"DONE:created\""));
+                    && body.contains("\"lastWrite\":{\"status\":\"DONE\",\"detail\":\"created\"}"));
   }
 
   @Test
@@ -200,7 +200,7 @@ class EmbeddedIngressIT {
     assertThat(getIngress("refused", "app")).isNull();
     assertThat(writer.get("/actuator/health/embeddedIngress").body())
         .contains("refused/app")
-        .contains("INVALID");
+        .contains("refused: refused by the API server (422)");
   }
 
   @Test

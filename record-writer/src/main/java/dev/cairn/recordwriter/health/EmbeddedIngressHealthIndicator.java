@@ -46,9 +46,10 @@ public final class EmbeddedIngressHealthIndicator implements HealthIndicator {
     for (Map.Entry<ObjectKey, EmbeddedIngressReconciler.State> e : reconciler.states().entrySet()) {
       EmbeddedIngressReconciler.State s = e.getValue();
       counts.merge(s.action().name(), 1, Integer::sum);
-      boolean refused = s.lastWrite() != null && s.lastWrite().startsWith("INVALID");
-      if ((s.action() == IngressPlan.Action.CONFLICT || refused) && attention.size() < MAX_LISTED) {
-        attention.put(e.getKey().toString(), refused ? s.lastWrite() : s.detail());
+      if ((s.action() == IngressPlan.Action.CONFLICT || s.refused())
+          && attention.size() < MAX_LISTED) {
+        attention.put(
+            e.getKey().toString(), s.refused() ? "refused: " + s.lastWrite().detail() : s.detail());
       }
     }
     return Health.up()

@@ -58,7 +58,13 @@ public final class EmbeddedIngressReconciler {
    * @param lastWrite the result of the last write, {@code null} before one
    * @param at when it was planned
    */
-  public record State(Action action, String detail, String lastWrite, Instant at) {}
+  public record State(Action action, String detail, WriteResult lastWrite, Instant at) {
+
+    /** True when the API server refused the last write (it is not tried again until a change). */
+    public boolean refused() {
+      return lastWrite != null && lastWrite.status() == WriteResult.Status.INVALID;
+    }
+  }
 
   private final IngressStore store;
   private final GslbStore gslbStore;
@@ -266,10 +272,7 @@ public final class EmbeddedIngressReconciler {
 
   private void afterWrite(IngressPlan plan, String gslbUid, WriteResult result) {
     ObjectKey key = plan.key();
-    states.computeIfPresent(
-        key,
-        (k, s) ->
-            new State(s.action(), s.detail(), result.status() + ": " + result.detail(), s.at()));
+    states.computeIfPresent(key, (k, s) -> new State(s.action(), s.detail(), result, s.at()));
     Backoff b = loop.afterWrite(key, result, true);
     switch (result.status()) {
       case DONE ->
