@@ -1,0 +1,464 @@
+package dev.cairn.helm;
+
+import static dev.cairn.helm.RenderedChart.NAMESPACE;
+import static dev.cairn.helm.RenderedChart.RELEASE;
+import static dev.cairn.helm.RenderedChart.SERVICES;
+import static dev.cairn.helm.RenderedChart.minimalValues;
+import static dev.cairn.helm.RenderedChart.render;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.LintResult;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The umbrella chart as Helm renders it: objects, wiring, and the errors bad values get. */
+class ChartTest {
+
+  private static Map<String, Object> with(Object... keysAndValues) {
+    Map<String, Object> values = minimalValues();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      values.put((String) keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return values;
+  }
+
+  private static Container container(Deployment d) {
+    return d.getSpec().getTemplate().getSpec().getContainers().get(0);
+  }
+
+  private static String env(Container c, String name) {
+    return c.getEnv().stream()
+        .filter(e -> e.getName().equals(name))
+        .map(EnvVar::getValue)
+        .findFirst()
+        .orElse(null);
+  }
+
+  @Test
+  void lintsCleanInStrictMode() {
+    LintResult lint = new Helm(RenderedChart.CHART).lint().strict().call();
+
+    assertThat(lint.isFailed()).as("%s", lint.getMessages()).isFalse();
+    assertThat(lint.getMessages()).noneMatch(m -> m.contains("[ERROR]") || m.contains("[WARNING]"));
+  }
+
+  @Test
+  void rendersEveryServiceWithItsConfigAccountServiceAndDeployment() {
+    RenderedChart chart = render();
+
+    for (String service : SERVICES) {
+      String name = RELEASE + "-" + service;
+      Deployment d = chart.get(Deployment.class, name);
+      assertThat(d.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+      assertThat(d.getSpec().getSelector().getMatchLabels())
+          .containsEntry("app.kubernetes.io/name", service)
+          .containsEntry("app.kubernetes.io/instance", RELEASE);
+      assertThat(d.getSpec().getTemplate().getMetadata().getLabels())
+          .containsAllEntriesOf(d.getSpec().getSelector().getMatchLabels());
+      assertThat(chart.get(ConfigMap.class, name).getData()).containsKey(service + ".yaml");
+      assertThat(chart.get(ServiceAccount.class, name)).isNotNull();
+      Service http = chart.get(Service.class, name);
+      assertThat(http.getSpec().getSelector())
+          .isEqualTo(d.getSpec().getSelector().getMatchLabels());
+      assertThat(http.getSpec().getPorts())
+          .extracting(ServicePort::getName)
+          .containsExactly("http");
+
+      Container c = container(d);
+      assertThat(c.getName()).isEqualTo(service);
+      assertThat(c.getImage()).isEqualTo("cairn/" + service + ":0.1.0-SNAPSHOT");
+      assertThat(c.getStartupProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/liveness");
+      assertThat(c.getLivenessProbe().getHttpGet().getPath())
+          .isEqualTo("/actuator/health/liveness");
+      assertThat(c.getReadinessProbe().getHttpGet().getPath())
+          .isEqualTo("/actuator/health/readiness");
+      assertThat(env(c, "SPRING_CONFIG_ADDITIONALLOCATION")).isEqualTo("optional:file:/etc/cairn/");
+      assertThat(c.getVolumeMounts())
+          .anyMatch(m -> m.getName().equals("config") && m.getMountPath().equals("/etc/cairn"));
+      assertThat(d.getSpec().getTemplate().getSpec().getVolumes())
+          .anyMatch(v -> v.getConfigMap() != null && v.getConfigMap().getName().equals(name));
+      assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+      assertThat(c.getVolumeMounts()).anyMatch(m -> m.getMountPath().equals("/tmp"));
+    }
+  }
+
+  @Test
+  void servicesThatNeverCallTheApiServerGetNoTokenAndNoRbac() {
+    RenderedChart chart = render();
+
+    for (String service : List.of("health-prober", "strategy-engine")) {
+      assertThat(
+              chart
+                  .deployment(service)
+                  .getSpec()
+                  .getTemplate()
+                  .getSpec()
+                  .getAutomountServiceAccountToken())
+          .isFalse();
+      assertThat(chart.all(ClusterRole.class))
+          .noneMatch(r -> r.getMetadata().getName().endsWith(service));
+    }
+    for (String service : List.of("topology-watcher", "record-writer", "dns-responder")) {
+      assertThat(
+              chart
+                  .deployment(service)
+                  .getSpec()
+                  .getTemplate()
+                  .getSpec()
+                  .getAutomountServiceAccountToken())
+          .isTrue();
+      ClusterRoleBinding binding = chart.get(ClusterRoleBinding.class, RELEASE + "-" + service);
+      assertThat(binding.getRoleRef().getName()).isEqualTo(RELEASE + "-" + service);
+      assertThat(binding.getSubjects().get(0).getName()).isEqualTo(RELEASE + "-" + service);
+      assertThat(binding.getSubjects().get(0).getNamespace()).isEqualTo(NAMESPACE);
+    }
+  }
+
+  @Test
+  void theLeaderElectedServicesGetALeaseRoleAndTheirPodAsIdentity() {
+    RenderedChart chart = render();
+
+    for (String service : List.of("topology-watcher", "record-writer")) {
+      Role role = chart.get(Role.class, RELEASE + "-" + service + "-leader-election");
+      assertThat(role.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+      assertThat(role.getRules()).hasSize(1);
+      assertThat(role.getRules().get(0).getResources()).containsExactly("leases");
+      assertThat(chart.get(RoleBinding.class, role.getMetadata().getName()).getRoleRef().getName())
+          .isEqualTo(role.getMetadata().getName());
+      Container c = container(chart.deployment(service));
+      String prefix = service.equals("topology-watcher") ? "WATCHER" : "WRITER";
+      assertThat(env(c, prefix + "_LEADERELECTION_NAMESPACE")).isEqualTo("$(POD_NAMESPACE)");
+      assertThat(env(c, prefix + "_LEADERELECTION_IDENTITY")).isEqualTo("$(POD_NAME)");
+      assertThat(chart.deployment(service).getSpec().getReplicas()).isEqualTo(2);
+    }
+    assertThat(chart.all(Role.class)).hasSize(2);
+  }
+
+  @Test
+  void theWriterAsksForIngressesOnlyWhileItManagesEmbeddedIngresses() {
+    ClusterRole on = render().get(ClusterRole.class, RELEASE + "-record-writer");
+    ClusterRole off =
+        render(with("record-writer.config.writer.embedded-ingress.enabled", false))
+            .get(ClusterRole.class, RELEASE + "-record-writer");
+
+    assertThat(on.getRules()).anyMatch(r -> r.getResources().contains("ingresses"));
+    assertThat(off.getRules()).noneMatch(r -> r.getResources().contains("ingresses"));
+    assertThat(off.getRules()).hasSize(on.getRules().size() - 1);
+  }
+
+  @Test
+  void theResponderIsReachableOnPort53OverUdpAndTcp() {
+    RenderedChart chart =
+        render(
+            with(
+                "dns-responder.dnsService.type", "LoadBalancer",
+                "dns-responder.dnsService.externalTrafficPolicy", "Local"));
+
+    Service dns = chart.get(Service.class, RELEASE + "-dns-responder-dns");
+    assertThat(dns.getSpec().getType()).isEqualTo("LoadBalancer");
+    assertThat(dns.getSpec().getExternalTrafficPolicy()).isEqualTo("Local");
+    assertThat(dns.getSpec().getPorts())
+        .extracting(p -> p.getProtocol() + " " + p.getPort() + " " + p.getTargetPort().getStrVal())
+        .containsExactly("UDP 53 dns-udp", "TCP 53 dns-tcp");
+    Container c = container(chart.deployment("dns-responder"));
+    assertThat(c.getPorts())
+        .extracting(p -> p.getName() + " " + p.getProtocol() + " " + p.getContainerPort())
+        .contains("dns-udp UDP 5353", "dns-tcp TCP 5353");
+    assertThat(chart.settings("dns-responder"))
+        .extractingByKey("responder")
+        .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+        .containsEntry("listen-address", "0.0.0.0")
+        .containsEntry("port", 5353);
+    PodDisruptionBudget pdb = chart.get(PodDisruptionBudget.class, RELEASE + "-dns-responder");
+    assertThat(pdb.getSpec().getMaxUnavailable().getIntVal()).isEqualTo(1);
+  }
+
+  @Test
+  void aSingleResponderGetsNoDisruptionBudget() {
+    assertThat(render(with("dns-responder.replicaCount", 1)).all(PodDisruptionBudget.class))
+        .isEmpty();
+  }
+
+  @Test
+  void bundlesASingleNodeKafkaAndPointsEveryKafkaServiceAtIt() {
+    RenderedChart chart = render();
+
+    StatefulSet kafka = chart.get(StatefulSet.class, RELEASE + "-kafka");
+    Container broker = kafka.getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(broker.getImage()).isEqualTo("apache/kafka:4.1.1");
+    assertThat(env(broker, "KAFKA_ADVERTISED_LISTENERS"))
+        .isEqualTo("PLAINTEXT://" + RELEASE + "-kafka." + NAMESPACE + ".svc:9092");
+    assertThat(org.apache.kafka.common.Uuid.fromString(env(broker, "CLUSTER_ID")).toString())
+        .as("a canonical Kafka cluster id")
+        .isEqualTo(env(broker, "CLUSTER_ID"));
+    assertThat(env(broker, "CLUSTER_ID"))
+        .as("stable across renders, so a persisted log still matches")
+        .isEqualTo(
+            env(
+                render()
+                    .get(StatefulSet.class, RELEASE + "-kafka")
+                    .getSpec()
+                    .getTemplate()
+                    .getSpec()
+                    .getContainers()
+                    .get(0),
+                "CLUSTER_ID"));
+    assertThat(chart.get(Service.class, RELEASE + "-kafka").getSpec().getPorts().get(0).getPort())
+        .isEqualTo(9092);
+    for (String service : SERVICES) {
+      Object brokers = brokers(chart, service);
+      if (service.equals("dns-responder")) {
+        assertThat(brokers).as("the responder does not use Kafka").isNull();
+      } else {
+        assertThat(brokers).isEqualTo(RELEASE + "-kafka:9092");
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Object brokers(RenderedChart chart, String service) {
+    Map<String, Object> spring = (Map<String, Object>) chart.settings(service).get("spring");
+    return spring == null
+        ? null
+        : ((Map<String, Object>) spring.get("kafka")).get("bootstrap-servers");
+  }
+
+  @Test
+  void anExternalKafkaReplacesTheBundledOne() {
+    RenderedChart chart =
+        render(
+            with(
+                "kafka.enabled",
+                false,
+                "global.kafka.bootstrapServers",
+                "kafka-0.kafka:9092,kafka-1.kafka:9092"));
+
+    assertThat(chart.all(StatefulSet.class)).isEmpty();
+    assertThat(brokers(chart, "strategy-engine"))
+        .isEqualTo("kafka-0.kafka:9092,kafka-1.kafka:9092");
+  }
+
+  @Test
+  void persistentKafkaClaimsAVolume() {
+    StatefulSet kafka =
+        render(with("kafka.persistence.enabled", true, "kafka.persistence.size", "20Gi"))
+            .get(StatefulSet.class, RELEASE + "-kafka");
+
+    assertThat(kafka.getSpec().getVolumeClaimTemplates()).hasSize(1);
+    assertThat(
+            kafka.getSpec().getVolumeClaimTemplates().get(0).getSpec().getResources().getRequests())
+        .containsKey("storage");
+    assertThat(kafka.getSpec().getTemplate().getSpec().getVolumes()).isNullOrEmpty();
+  }
+
+  @Test
+  void aDisabledServiceRendersNothing() {
+    RenderedChart chart = render(with("health-prober.enabled", false, "kafka.enabled", true));
+
+    assertThat(chart.objects)
+        .extracting(o -> o.getMetadata().getName())
+        .noneMatch(n -> n.contains("health-prober"));
+    assertThat(chart.all(Deployment.class)).hasSize(4);
+  }
+
+  @Test
+  void theImageFollowsTheRegistryAndTagSettings() {
+    RenderedChart chart =
+        render(
+            with(
+                "global.image.registry", "ghcr.io/acme/",
+                "global.image.tag", "1.2.3",
+                "record-writer.image.tag", "1.2.4"));
+
+    assertThat(container(chart.deployment("strategy-engine")).getImage())
+        .isEqualTo("ghcr.io/acme/cairn/strategy-engine:1.2.3");
+    assertThat(container(chart.deployment("record-writer")).getImage())
+        .isEqualTo("ghcr.io/acme/cairn/record-writer:1.2.4");
+  }
+
+  @Test
+  void aConfigChangeRollsOnlyTheServiceWhosePodsReadIt() {
+    RenderedChart before = render();
+    RenderedChart after = render(with("record-writer.config.writer.grace-period", "2m"));
+
+    assertThat(checksum(after, "record-writer")).isNotEqualTo(checksum(before, "record-writer"));
+    assertThat(checksum(after, "strategy-engine")).isEqualTo(checksum(before, "strategy-engine"));
+    assertThat(after.settingsText("record-writer")).contains("grace-period: 2m");
+  }
+
+  private static String checksum(RenderedChart chart, String service) {
+    return chart
+        .deployment(service)
+        .getSpec()
+        .getTemplate()
+        .getMetadata()
+        .getAnnotations()
+        .get("checksum/config");
+  }
+
+  @Test
+  void serviceMonitorsScrapeThePrometheusEndpointWhenAskedFor() {
+    assertThat(render().generic("ServiceMonitor")).isEmpty();
+
+    RenderedChart chart =
+        render(
+            with(
+                "global.serviceMonitor.enabled",
+                true,
+                "global.serviceMonitor.labels.release",
+                "prom"));
+    assertThat(chart.generic("ServiceMonitor")).hasSize(5);
+    Map<String, Object> spec = chart.generic("ServiceMonitor").get(0).get("spec");
+    assertThat(spec.toString()).contains("path=/actuator/prometheus", "port=http");
+    assertThat(chart.generic("ServiceMonitor").get(0).getMetadata().getLabels())
+        .containsEntry("release", "prom");
+  }
+
+  @Test
+  void everyObjectIsLabelledAsPartOfCairn() {
+    for (HasMetadata o : render().objects) {
+      assertThat(o.getMetadata().getLabels())
+          .as("%s %s", o.getKind(), o.getMetadata().getName())
+          .containsEntry("app.kubernetes.io/part-of", "cairn")
+          .containsEntry("app.kubernetes.io/instance", RELEASE);
+    }
+  }
+
+  @Test
+  void theChartShipsTheSeedsCrdsVerbatim() throws IOException {
+    Path shipped = Path.of("cairn", "crds");
+    Path verbatim = Path.of("..", "record-writer", "src", "main", "resources", "crds");
+    for (String crd : List.of("k8gb.io_gslbs.yaml", "dnsendpoints.externaldns.k8s.io.yaml")) {
+      assertThat(Files.readString(shipped.resolve(crd)))
+          .as(crd)
+          .isEqualTo(Files.readString(verbatim.resolve(crd)));
+    }
+    try (var files = Files.list(shipped)) {
+      assertThat(files.map(p -> p.getFileName().toString()).collect(Collectors.toSet()))
+          .containsExactlyInAnyOrder("k8gb.io_gslbs.yaml", "dnsendpoints.externaldns.k8s.io.yaml");
+    }
+  }
+
+  // ---- values that are refused, each with a message that names the value ----
+
+  @Test
+  void theGeoTagIsRequired() {
+    Map<String, Object> values = minimalValues();
+    values.remove("global.clusterGeoTag");
+
+    assertThat(RenderedChart.failure(values))
+        .contains("global.clusterGeoTag is required")
+        .contains("--set global.clusterGeoTag=eu");
+  }
+
+  @Test
+  void theResponderNeedsAZone() {
+    Map<String, Object> values = minimalValues();
+    values.remove("global.dnsZones[0].loadBalancedZone");
+
+    assertThat(RenderedChart.failure(values)).contains("global.dnsZones needs at least one");
+    assertThat(render(with("dns-responder.enabled", false)).all(Deployment.class)).hasSize(4);
+  }
+
+  @Test
+  void withoutTheBundledKafkaTheBrokersAreRequired() {
+    assertThat(RenderedChart.failure(with("kafka.enabled", false)))
+        .contains("global.kafka.bootstrapServers is required when kafka.enabled=false");
+  }
+
+  @Test
+  void zoneDelegationNeedsTheParentZone() {
+    assertThat(RenderedChart.failure(with("global.edgeDNSServers[0]", "192.0.2.53")))
+        .contains("zone cloud.example.com needs parentZone");
+  }
+
+  @Test
+  void aPeerIsListedOnce() {
+    assertThat(
+            RenderedChart.failure(
+                with(
+                    "global.peers[0].geoTag", "us",
+                    "global.peers[0].servers[0]", "198.51.100.53",
+                    "global.peers[1].geoTag", "us",
+                    "global.peers[1].servers[0]", "198.51.100.54")))
+        .contains("global.peers: geoTag us appears twice");
+    assertThat(
+            RenderedChart.failure(
+                with(
+                    "global.peers[0].geoTag", "eu", "global.peers[0].servers[0]", "198.51.100.53")))
+        .contains("geoTag eu appears twice or is this cluster's own");
+  }
+
+  @ParameterizedTest(name = "{0}={1} is refused at {2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "global.clusterGeoTag               | eu_west          | global.clusterGeoTag",
+        "global.dnsZones[0].loadBalancedZone | cloud..example  | global.dnsZones.0.loadBalancedZone",
+        "global.peers[0].geoTag              | us               | global.peers.0: servers is required",
+        "global.clusterExposedIPs[0]         | 010.0.0.1        | global.clusterExposedIPs.0",
+        "global.clusterExposedIPs[0]         | lb.example.com   | global.clusterExposedIPs.0",
+        "global.edgeDNSServers[0]            | ns.example.com   | global.edgeDNSServers.0",
+        "global.topics.prefix                | eu/              | global.topics.prefix",
+        "global.topics.partitions            | 0                | global.topics.partitions",
+        "global.logLevel                     | verbose          | global.logLevel",
+        "global.geoTag                       | eu               | Additional property geoTag is not allowed",
+        "record-writer.replicas              | 3                | record-writer: Additional property replicas",
+        "dns-responder.dnsService.type       | External         | dns-responder.dnsService.type",
+      })
+  void badValuesAreRefusedNamingTheField(String key, String value, String expected) {
+    Object typed = value.matches("\\d+") ? Integer.valueOf(value) : value;
+
+    assertThat(RenderedChart.failure(with(key, typed))).contains(expected);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"198.51.100.53", "198.51.100.53:5353", "2001:db8::53", "[2001:db8::53]:5353"})
+  void peerServersAreIpLiteralsWithAnOptionalPort(String server) {
+    assertThat(
+            render(with("global.peers[0].geoTag", "us", "global.peers[0].servers[0]", server))
+                .settingsText("health-prober"))
+        .contains(server);
+  }
+
+  @Test
+  void aBadDocumentFailsTheReadingNotSilently() {
+    assertThatThrownBy(
+            () ->
+                RenderedChart.unknownFields(
+                        io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+                            "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"x\"},"
+                                + "\"spec\":{\"prots\":[]}}",
+                            HasMetadata.class))
+                    .forEach(
+                        f -> {
+                          throw new AssertionError(f);
+                        }))
+        .hasMessageContaining("spec.prots");
+  }
+}

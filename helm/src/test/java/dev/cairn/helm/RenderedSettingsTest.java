@@ -1,0 +1,201 @@
+package dev.cairn.helm;
+
+import static dev.cairn.helm.RenderedChart.render;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.dnsresponder.config.ResponderProperties;
+import dev.cairn.healthprober.config.ProberProperties;
+import dev.cairn.healthprober.peer.ServerAddress;
+import dev.cairn.recordwriter.config.WriterProperties;
+import dev.cairn.strategyengine.config.StrategyEngineProperties;
+import dev.cairn.topologywatcher.config.WatcherProperties;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.convert.ApplicationConversionService;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.ConfigurableEnvironment;
+
+/**
+ * Each service's rendered {@code <service>.yaml}, loaded the way the pod loads it (the packaged
+ * file of the service, then {@code /etc/cairn/} through {@code spring.config.additional-location},
+ * as the Deployment's environment says) and bound by the service's own properties record, whose
+ * constructor checks every value. So a property the chart misspells, or a value a service would
+ * refuse at start, fails here.
+ */
+class RenderedSettingsTest {
+
+  @TempDir Path etcCairn;
+
+  /** An application with no beans: only Spring Boot's config loading runs. */
+  @Configuration(proxyBeanMethods = false)
+  static class NoBeans {}
+
+  private ConfigurableEnvironment load(RenderedChart chart, String service) throws IOException {
+    Files.writeString(etcCairn.resolve(service + ".yaml"), chart.settingsText(service));
+    try (ConfigurableApplicationContext context =
+        new SpringApplicationBuilder(NoBeans.class)
+            .web(WebApplicationType.NONE)
+            .logStartupInfo(false)
+            .properties(
+                "spring.config.name=" + service,
+                "spring.config.additional-location=optional:file:" + etcCairn + "/",
+                "spring.main.banner-mode=off")
+            .run()) {
+      return context.getEnvironment();
+    }
+  }
+
+  /**
+   * The prober binds its server addresses with a converter of its own (a
+   * {@code @ConfigurationPropertiesBinding} bean): the same conversion, given to the binder.
+   */
+  private static Binder proberBinder(ConfigurableEnvironment env) {
+    ApplicationConversionService conversion = new ApplicationConversionService();
+    conversion.addConverter(
+        String.class,
+        ServerAddress.class,
+        s -> ServerAddress.require("server address", s, ServerAddress.DNS_PORT));
+    return new Binder(ConfigurationPropertySources.get(env), null, conversion);
+  }
+
+  private static Map<String, Object> globals() {
+    Map<String, Object> values = RenderedChart.minimalValues();
+    values.put("global.dnsZones[0].parentZone", "example.com");
+    values.put("global.dnsZones[0].dnsZoneNegTTL", 300);
+    values.put("global.dnsZones[1].loadBalancedZone", "cloud.example.org");
+    values.put("global.dnsZones[1].parentZone", "example.org");
+    values.put("global.peers[0].geoTag", "us");
+    values.put("global.peers[0].servers[0]", "198.51.100.53");
+    values.put("global.peers[0].servers[1]", "[2001:db8::53]:5353");
+    values.put("global.edgeDNSServers[0]", "192.0.2.53");
+    values.put("global.extGslbsClusterGeoTags[0]", "us");
+    values.put("global.clusterExposedIPs[0]", "203.0.113.10");
+    values.put("global.clusterExposedIPs[1]", "2001:db8::10");
+    values.put("global.topics.prefix", "eu.");
+    values.put("global.topics.partitions", 3);
+    values.put("global.topics.replicationFactor", 3);
+    values.put("global.kafka.bootstrapServers", "kafka:9092");
+    return values;
+  }
+
+  @Test
+  void theWatcherReadsWhatTheChartWrites() throws IOException {
+    ConfigurableEnvironment env = load(render(globals()), "topology-watcher");
+
+    WatcherProperties p = Binder.get(env).bind("watcher", WatcherProperties.class).get();
+    assertThat(p.clusterName()).isEqualTo("eu");
+    assertThat(p.topics().prefix()).isEqualTo("eu.");
+    assertThat(p.topics().partitions()).isEqualTo(3);
+    assertThat(p.topics().replicationFactor()).isEqualTo((short) 3);
+    assertThat(env.getProperty("spring.kafka.bootstrap-servers")).isEqualTo("kafka:9092");
+    assertThat(env.getProperty("spring.application.name"))
+        .as("the packaged file is still read")
+        .isEqualTo("topology-watcher");
+    assertThat(env.getProperty("server.port")).isEqualTo("8080");
+  }
+
+  @Test
+  void theProberReadsTheGeoTagPeersAndDelegation() throws IOException {
+    ConfigurableEnvironment env = load(render(globals()), "health-prober");
+
+    ProberProperties p = proberBinder(env).bind("prober", ProberProperties.class).get();
+    assertThat(p.geoTag()).isEqualTo("eu");
+    assertThat(p.peers()).hasSize(1);
+    assertThat(p.peers().get(0).geoTag()).isEqualTo("us");
+    assertThat(p.peers().get(0).servers()).hasSize(2);
+    assertThat(p.delegation().zones())
+        .extracting(z -> z.parentZone() + " " + z.loadBalancedZone())
+        .containsExactly("example.com cloud.example.com", "example.org cloud.example.org");
+    assertThat(p.delegation().edgeServers()).hasSize(1);
+    assertThat(p.delegation().geoTags()).containsExactly("us");
+    assertThat(p.delegation().gluePrefix()).isEqualTo("gslb-ns-");
+    assertThat(p.topics().prefix()).isEqualTo("eu.");
+    assertThat(env.getProperty("spring.application.name")).isEqualTo("health-prober");
+  }
+
+  @Test
+  void theEngineReadsTheGeoTagZonesAndExposedIps() throws IOException {
+    ConfigurableEnvironment env = load(render(globals()), "strategy-engine");
+
+    StrategyEngineProperties p =
+        Binder.get(env).bind("engine", StrategyEngineProperties.class).get();
+    assertThat(p.gslb().geoTag()).isEqualTo("eu");
+    assertThat(p.gslb().zones()).containsExactly("cloud.example.com", "cloud.example.org");
+    assertThat(p.gslb().exposedIps()).containsExactly("203.0.113.10", "2001:db8::10");
+    assertThat(p.applicationId()).isEqualTo("eu.cairn-strategy-engine");
+    assertThat(p.stateDir()).isEqualTo(Path.of("/var/lib/cairn/strategy-engine"));
+    assertThat(p.topics().prefix()).isEqualTo("eu.");
+  }
+
+  @Test
+  void theWriterReadsItsTopicsAndTheUsersOwnSettings() throws IOException {
+    Map<String, Object> values = globals();
+    values.put("record-writer.config.writer.grace-period", "2m");
+    values.put("record-writer.config.writer.rate-limit.writes-per-second", 200);
+    ConfigurableEnvironment env = load(render(values), "record-writer");
+
+    WriterProperties p = Binder.get(env).bind("writer", WriterProperties.class).get();
+    assertThat(p.topics().prefix()).isEqualTo("eu.");
+    assertThat(p.gracePeriod()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(p.rateLimit().writesPerSecond()).isEqualTo(200);
+    assertThat(env.getProperty("spring.application.name")).isEqualTo("record-writer");
+  }
+
+  @Test
+  void theResponderServesEveryZoneOnAllAddresses() throws IOException {
+    ConfigurableEnvironment env = load(render(globals()), "dns-responder");
+
+    ResponderProperties p = Binder.get(env).bind("responder", ResponderProperties.class).get();
+    assertThat(p.listenAddress().getHostAddress()).isEqualTo("0.0.0.0");
+    assertThat(p.port()).isEqualTo(5353);
+    assertThat(p.clusterId()).isEqualTo("eu");
+    assertThat(p.zones())
+        .extracting(z -> z.name() + " " + z.negativeTtl())
+        .containsExactly("cloud.example.com PT5M", "cloud.example.org PT30S");
+    assertThat(p.snapshotFile()).isEqualTo(Path.of("/var/lib/cairn/dns-responder/snapshot.json"));
+    assertThat(env.getProperty("spring.kafka.bootstrap-servers")).isNull();
+  }
+
+  @Test
+  void theDefaultsOfOneClusterBindInEveryService() throws IOException {
+    RenderedChart chart = render();
+
+    Binder watcher = Binder.get(load(chart, "topology-watcher"));
+    assertThat(watcher.bind("watcher", WatcherProperties.class).get().topics().prefix()).isEmpty();
+    assertThat(
+            proberBinder(load(chart, "health-prober"))
+                .bind("prober", ProberProperties.class)
+                .get()
+                .peers())
+        .isEmpty();
+    assertThat(
+            Binder.get(load(chart, "strategy-engine"))
+                .bind("engine", StrategyEngineProperties.class)
+                .get()
+                .applicationId())
+        .isEqualTo("cairn-strategy-engine");
+    assertThat(
+            Binder.get(load(chart, "record-writer"))
+                .bind("writer", WriterProperties.class)
+                .get()
+                .embeddedIngress()
+                .enabled())
+        .isTrue();
+    assertThat(
+            Binder.get(load(chart, "dns-responder"))
+                .bind("responder", ResponderProperties.class)
+                .get()
+                .zones())
+        .hasSize(1);
+  }
+}
