@@ -159,6 +159,22 @@ class ChartTest {
   }
 
   @Test
+  void eachReleaseElectsItsLeadersWithItsOwnLease() {
+    Map<String, Object> values = minimalValues();
+    RenderedChart cairn = render(values);
+    RenderedChart other = RenderedChart.render(values, "staging");
+
+    assertThat(cairn.settingsText("topology-watcher"))
+        .as("release cairn keeps the service's default Lease name")
+        .contains("lease-name: cairn-topology-watcher");
+    assertThat(cairn.settingsText("record-writer")).contains("lease-name: cairn-record-writer");
+    assertThat(other.settingsText("topology-watcher", "staging"))
+        .contains("lease-name: staging-topology-watcher");
+    assertThat(other.settingsText("record-writer", "staging"))
+        .contains("lease-name: staging-record-writer");
+  }
+
+  @Test
   void theWriterAsksForIngressesOnlyWhileItManagesEmbeddedIngresses() {
     ClusterRole on = render().get(ClusterRole.class, RELEASE + "-record-writer");
     ClusterRole off =

@@ -68,8 +68,12 @@ final class RenderedChart {
   }
 
   static RenderedChart render(Map<String, Object> values) {
+    return render(values, RELEASE);
+  }
+
+  static RenderedChart render(Map<String, Object> values, String release) {
     TemplateCommand template =
-        new Helm(CHART).template().withName(RELEASE).withNamespace(NAMESPACE);
+        new Helm(CHART).template().withName(release).withNamespace(NAMESPACE);
     for (Map.Entry<String, Object> e : values.entrySet()) {
       template = template.set(e.getKey(), e.getValue());
     }
@@ -122,7 +126,11 @@ final class RenderedChart {
   }
 
   String settingsText(String service) {
-    return get(io.fabric8.kubernetes.api.model.ConfigMap.class, RELEASE + "-" + service)
+    return settingsText(service, RELEASE);
+  }
+
+  String settingsText(String service, String release) {
+    return get(io.fabric8.kubernetes.api.model.ConfigMap.class, release + "-" + service)
         .getData()
         .get(service + ".yaml");
   }
