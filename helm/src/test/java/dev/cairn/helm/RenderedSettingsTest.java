@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.dnsresponder.config.ResponderProperties;
 import dev.cairn.healthprober.config.ProberProperties;
-import dev.cairn.healthprober.peer.ServerAddress;
 import dev.cairn.recordwriter.config.WriterProperties;
 import dev.cairn.strategyengine.config.StrategyEngineProperties;
 import dev.cairn.topologywatcher.config.WatcherProperties;
@@ -16,13 +15,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
-import org.springframework.boot.convert.ApplicationConversionService;
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
@@ -36,36 +29,14 @@ class RenderedSettingsTest {
 
   @TempDir Path etcCairn;
 
-  /** An application with no beans: only Spring Boot's config loading runs. */
-  @Configuration(proxyBeanMethods = false)
-  static class NoBeans {}
-
   private ConfigurableEnvironment load(RenderedChart chart, String service) throws IOException {
     Files.writeString(etcCairn.resolve(service + ".yaml"), chart.settingsText(service));
-    try (ConfigurableApplicationContext context =
-        new SpringApplicationBuilder(NoBeans.class)
-            .web(WebApplicationType.NONE)
-            .logStartupInfo(false)
-            .properties(
-                "spring.config.name=" + service,
-                "spring.config.additional-location=optional:file:" + etcCairn + "/",
-                "spring.main.banner-mode=off")
-            .run()) {
-      return context.getEnvironment();
-    }
+    return ServiceConfigLoader.load(
+        service, Map.of("SPRING_CONFIG_ADDITIONALLOCATION", "optional:file:" + etcCairn + "/"));
   }
 
-  /**
-   * The prober binds its server addresses with a converter of its own (a
-   * {@code @ConfigurationPropertiesBinding} bean): the same conversion, given to the binder.
-   */
   private static Binder proberBinder(ConfigurableEnvironment env) {
-    ApplicationConversionService conversion = new ApplicationConversionService();
-    conversion.addConverter(
-        String.class,
-        ServerAddress.class,
-        s -> ServerAddress.require("server address", s, ServerAddress.DNS_PORT));
-    return new Binder(ConfigurationPropertySources.get(env), null, conversion);
+    return ServiceConfigLoader.proberBinder(env);
   }
 
   private static Map<String, Object> globals() {
