@@ -174,16 +174,34 @@ class ChartTest {
         .contains("lease-name: staging-record-writer");
   }
 
+  private static List<String> verbs(ClusterRole role, String resource) {
+    return role.getRules().stream()
+        .filter(r -> r.getResources().contains(resource))
+        .flatMap(r -> r.getVerbs().stream())
+        .toList();
+  }
+
   @Test
-  void theWriterAsksForIngressesOnlyWhileItManagesEmbeddedIngresses() {
-    ClusterRole on = render().get(ClusterRole.class, RELEASE + "-record-writer");
-    ClusterRole off =
+  void theWritersIngressAndGslbRulesFollowWhatItManages() {
+    ClusterRole both = render().get(ClusterRole.class, RELEASE + "-record-writer");
+    ClusterRole annotationsOnly =
         render(with("record-writer.config.writer.embedded-ingress.enabled", false))
             .get(ClusterRole.class, RELEASE + "-record-writer");
+    ClusterRole neither =
+        render(
+                with(
+                    "record-writer.config.writer.embedded-ingress.enabled", false,
+                    "record-writer.config.writer.ingress-annotations.enabled", false))
+            .get(ClusterRole.class, RELEASE + "-record-writer");
 
-    assertThat(on.getRules()).anyMatch(r -> r.getResources().contains("ingresses"));
-    assertThat(off.getRules()).noneMatch(r -> r.getResources().contains("ingresses"));
-    assertThat(off.getRules()).hasSize(on.getRules().size() - 1);
+    assertThat(verbs(both, "ingresses"))
+        .containsExactly("get", "list", "watch", "create", "update", "delete");
+    assertThat(verbs(both, "gslbs")).containsExactly("get", "list", "watch", "create", "update");
+    assertThat(verbs(annotationsOnly, "ingresses")).containsExactly("list", "watch");
+    assertThat(verbs(annotationsOnly, "gslbs"))
+        .containsExactly("get", "list", "watch", "create", "update");
+    assertThat(verbs(neither, "ingresses")).isEmpty();
+    assertThat(verbs(neither, "gslbs")).containsExactly("get", "list", "watch");
   }
 
   @Test

@@ -129,7 +129,8 @@ class ComposeTest {
     assertThat(service("kafka").get("image")).isEqualTo(chartBroker.getImage());
     for (EnvVar e : chartBroker.getEnv()) {
       assertThat(compose).as("the broker's %s", e.getName()).containsKey(e.getName());
-      if (!List.of("CLUSTER_ID", "KAFKA_ADVERTISED_LISTENERS", "KAFKA_LOG_DIRS").contains(e.getName())) {
+      if (!List.of("CLUSTER_ID", "KAFKA_ADVERTISED_LISTENERS", "KAFKA_LOG_DIRS")
+          .contains(e.getName())) {
         assertThat(compose.get(e.getName())).as(e.getName()).isEqualTo(e.getValue());
       }
     }

@@ -9,9 +9,11 @@ import dev.cairn.recordwriter.health.DecisionsHealthIndicator;
 import dev.cairn.recordwriter.health.DnsEndpointsHealthIndicator;
 import dev.cairn.recordwriter.health.EmbeddedIngressHealthIndicator;
 import dev.cairn.recordwriter.health.GslbStatusHealthIndicator;
+import dev.cairn.recordwriter.health.IngressAnnotationsHealthIndicator;
 import dev.cairn.recordwriter.health.LeadershipHealthIndicator;
 import dev.cairn.recordwriter.health.WriterThreadsHealthIndicator;
 import dev.cairn.recordwriter.kafka.StateFeed;
+import dev.cairn.recordwriter.kube.AnnotatedIngressStore;
 import dev.cairn.recordwriter.kube.CrdSchema;
 import dev.cairn.recordwriter.kube.DnsEndpointCache;
 import dev.cairn.recordwriter.kube.DnsEndpointMapper;
@@ -30,6 +32,7 @@ import dev.cairn.recordwriter.plan.RecordPlan;
 import dev.cairn.recordwriter.reconcile.EmbeddedIngressReconciler;
 import dev.cairn.recordwriter.reconcile.GslbStatusReconciler;
 import dev.cairn.recordwriter.reconcile.GslbStatusReports;
+import dev.cairn.recordwriter.reconcile.IngressAnnotationReconciler;
 import dev.cairn.recordwriter.reconcile.RecordReconciler;
 import dev.cairn.recordwriter.reconcile.RecordReports;
 import dev.cairn.recordwriter.reconcile.WriteScheduler;
@@ -192,6 +195,12 @@ public class WriterConfiguration {
         "kind",
         "ingress",
         scheduler::queuedIngressWrites);
+    metrics.gauge(
+        "cairn.writer.write.queue",
+        "Planned writes waiting for their turn",
+        "kind",
+        "gslb",
+        scheduler::queuedGslbWrites);
     return scheduler;
   }
 
@@ -381,6 +390,43 @@ public class WriterConfiguration {
   }
 
   @Bean
+  AnnotatedIngressStore annotatedIngressStore(KubernetesClient client) {
+    return new AnnotatedIngressStore(client, new ObjectCache());
+  }
+
+  @Bean
+  IngressAnnotationReconciler ingressAnnotationReconciler(
+      AnnotatedIngressStore store,
+      GslbStore gslbStore,
+      GslbCache gslbCache,
+      EventWriter events,
+      WriterMetrics metrics,
+      Clock writerClock,
+      LeaderElection election,
+      WriterProperties properties,
+      WriteScheduler scheduler) {
+    IngressAnnotationReconciler reconciler =
+        new IngressAnnotationReconciler(
+            store,
+            gslbStore,
+            gslbCache,
+            events::observe,
+            writerClock,
+            election::isLeader,
+            properties.resyncPeriod(),
+            scheduler);
+    if (properties.ingressAnnotations().enabled()) {
+      election.addListener(reconciler::onLeadership);
+      gslbStore.addListener(reconciler::onGslbChanged);
+      metrics.gauge(
+          "cairn.writer.gslb.from.ingress.pending",
+          "Annotated Ingress names waiting to be planned",
+          reconciler::pending);
+    }
+    return reconciler;
+  }
+
+  @Bean
   StateFeed<GslbStatus> gslbStatusFeed(
       KafkaConnectionDetails connection,
       KafkaProperties kafka,
@@ -438,6 +484,7 @@ public class WriterConfiguration {
       GslbStatusReconciler statusReconciler,
       StateFeed<GslbStatus> statusFeed,
       EmbeddedIngressReconciler ingressReconciler,
+      IngressAnnotationReconciler annotationReconciler,
       WriteScheduler scheduler,
       EventWriter events,
       LeaderElection election,
@@ -450,6 +497,7 @@ public class WriterConfiguration {
         statusReconciler,
         statusFeed,
         properties.embeddedIngress().enabled() ? ingressReconciler : null,
+        properties.ingressAnnotations().enabled() ? annotationReconciler : null,
         scheduler,
         events,
         election);
@@ -471,11 +519,17 @@ public class WriterConfiguration {
       RecordReconciler records,
       GslbStatusReconciler statuses,
       EmbeddedIngressReconciler ingresses,
+      IngressAnnotationReconciler annotated,
       WriteScheduler scheduler,
       StateFeed<TargetDecision> decisions,
       StateFeed<GslbStatus> statusFeed) {
     return new WriterThreadsHealthIndicator(
-        List.of(records::failure, statuses::failure, ingresses::failure, scheduler::failure),
+        List.of(
+            records::failure,
+            statuses::failure,
+            ingresses::failure,
+            annotated::failure,
+            scheduler::failure),
         List.of(decisions, statusFeed));
   }
 
@@ -484,6 +538,15 @@ public class WriterConfiguration {
       EmbeddedIngressReconciler reconciler, IngressStore store, WriterProperties properties) {
     return new EmbeddedIngressHealthIndicator(
         properties.embeddedIngress().enabled(), reconciler, store);
+  }
+
+  @Bean
+  IngressAnnotationsHealthIndicator ingressAnnotationsHealthIndicator(
+      IngressAnnotationReconciler reconciler,
+      AnnotatedIngressStore store,
+      WriterProperties properties) {
+    return new IngressAnnotationsHealthIndicator(
+        properties.ingressAnnotations().enabled(), reconciler, store);
   }
 
   @Bean

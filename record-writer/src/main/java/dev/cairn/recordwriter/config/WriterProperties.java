@@ -27,6 +27,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     Gslb problems)
  * @param embeddedIngress the Ingress created for a Gslb with {@code spec.ingress} and no
  *     resourceRef, as k8gb creates it
+ * @param ingressAnnotations the Gslb created for an Ingress annotated {@code k8gb.io/strategy}, as
+ *     k8gb creates it
  */
 @ConfigurationProperties(prefix = "writer")
 public record WriterProperties(
@@ -40,7 +42,8 @@ public record WriterProperties(
     @DefaultValue("5s") Duration statusWriteMaxDelay,
     @DefaultValue("cairn-record-writer") String fieldManager,
     @DefaultValue Events events,
-    @DefaultValue EmbeddedIngress embeddedIngress) {
+    @DefaultValue EmbeddedIngress embeddedIngress,
+    @DefaultValue IngressAnnotations ingressAnnotations) {
 
   public WriterProperties {
     if (resyncPeriod == null || resyncPeriod.isZero() || resyncPeriod.isNegative()) {
@@ -163,6 +166,16 @@ public record WriterProperties(
    *     by someone else
    */
   public record EmbeddedIngress(@DefaultValue("true") boolean enabled) {}
+
+  /**
+   * k8gb's Ingress-annotation mode (k8gb.md §1.6): an Ingress annotated {@code k8gb.io/strategy}
+   * (with {@code k8gb.io/dns-ttl-seconds}, {@code k8gb.io/primary-geotag}) gets a Gslb of its name,
+   * controlled by the Ingress, whose resourceRef is the Ingress.
+   *
+   * @param enabled false creates no Gslb for annotated Ingresses (k8gb still running beside Cairn
+   *     creates them); Gslbs created before are left as they are
+   */
+  public record IngressAnnotations(@DefaultValue("true") boolean enabled) {}
 
   /**
    * The token bucket of API writes (DNSEndpoint creates, updates and deletes, and Gslb status

@@ -1,6 +1,8 @@
 package dev.cairn.recordwriter.kube;
 
 import dev.cairn.commonmodel.validation.Problem;
+import dev.cairn.recordwriter.ingress.GslbFromIngressPlan;
+import dev.cairn.recordwriter.ingress.LiveGslbObject;
 import dev.cairn.recordwriter.metrics.WriterMetrics;
 import dev.cairn.recordwriter.plan.ObjectKey;
 import dev.cairn.recordwriter.status.LiveGslb;
@@ -13,6 +15,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * write is checked against the status schema of the CRD, is sent only while {@code mayWrite} holds,
  * and carries the resourceVersion it was planned from, so a concurrent change makes it fail with
  * 409 instead of overwriting it; the object is then read again and the caller plans again. Gslbs
- * themselves are never created, updated or deleted. Status writes are paced by the caller ({@code
+ * themselves are created and updated only for annotated Ingresses ({@link GslbFromIngressPlan},
+ * k8gb's Ingress-annotation mode), never deleted. Writes are paced by the caller ({@code
  * WriteScheduler}, the same rate limit as DNSEndpoint writes); the store is thread-safe.
  *
  * <p>Gslb support is optional: when the API server does not serve {@code k8gb.io/v1beta1 gslbs}
@@ -149,6 +153,85 @@ public final class GslbStore {
         r.getMetadata().getUid(),
         r.getMetadata().getResourceVersion(),
         r.getAdditionalProperties().get("status"));
+  }
+
+  /** A Gslb as the plan of an annotated Ingress reads it. */
+  @SuppressWarnings("unchecked")
+  public static LiveGslbObject liveObject(GenericKubernetesResource r) {
+    Object spec = r.getAdditionalProperties().get("spec");
+    return new LiveGslbObject(
+        ObjectCache.keyOf(r),
+        r.getMetadata().getUid(),
+        r.getMetadata().getResourceVersion(),
+        r.getMetadata().getLabels(),
+        r.getMetadata().getAnnotations(),
+        IngressStore.owners(r.getMetadata()),
+        spec instanceof Map<?, ?> m ? (Map<String, Object>) m : null);
+  }
+
+  /**
+   * Creates or updates the Gslb of an annotated Ingress. The spec is checked against the CRD's
+   * schema first; an update carries the resourceVersion it was planned from and sends the base's
+   * status back unchanged.
+   *
+   * @param plan a plan that {@linkplain GslbFromIngressPlan#writes() writes}
+   * @param base for an update, the Gslb as read when planning; {@code null} for a create
+   * @param mayWrite checked right before the call
+   */
+  public WriteResult apply(
+      GslbFromIngressPlan plan, GenericKubernetesResource base, BooleanSupplier mayWrite) {
+    if (!plan.writes()) {
+      throw new IllegalArgumentException("not a write: " + plan.action());
+    }
+    List<Problem> problems = schema.validateField("spec", plan.body().spec());
+    if (!problems.isEmpty()) {
+      metrics.schemaRejected("Gslb");
+      return WriteResult.of(
+          WriteResult.Status.INVALID,
+          "not sent: violates the " + schema.description() + " spec schema: " + problems);
+    }
+    boolean create = plan.action() == GslbFromIngressPlan.Action.CREATE;
+    String operation = create ? "create" : "update";
+    return gslbs.send(
+        plan.key(),
+        create,
+        "the Gslb",
+        mayWrite,
+        () -> {
+          var api =
+              gslbs.resources().inNamespace(plan.key().namespace()).resource(body(plan, base));
+          GenericKubernetesResource written = create ? api.create() : api.update();
+          cache.observe(written);
+          return WriteResult.of(WriteResult.Status.DONE, create ? "created" : "updated");
+        },
+        (result, latency) -> metrics.gslbWrite(operation, result, latency));
+  }
+
+  private static GenericKubernetesResource body(
+      GslbFromIngressPlan plan, GenericKubernetesResource base) {
+    GslbFromIngressPlan.Body b = plan.body();
+    ObjectMetaBuilder meta =
+        base == null
+            ? new ObjectMetaBuilder()
+            : new ObjectMetaBuilder(base.getMetadata()).withResourceVersion(plan.version());
+    GenericKubernetesResource body = new GenericKubernetesResource();
+    body.setApiVersion(CONTEXT.getGroup() + "/" + CONTEXT.getVersion());
+    body.setKind(CONTEXT.getKind());
+    body.setMetadata(
+        meta.withNamespace(plan.key().namespace())
+            .withName(plan.key().name())
+            .withLabels(b.labels().isEmpty() ? null : new LinkedHashMap<>(b.labels()))
+            .withAnnotations(
+                b.annotations().isEmpty() ? null : new LinkedHashMap<>(b.annotations()))
+            .withOwnerReferences(IngressStore.ownerReferences(b.owners()))
+            .build());
+    Map<String, Object> rest = new HashMap<>();
+    rest.put("spec", b.spec());
+    if (base != null && base.getAdditionalProperties().get("status") != null) {
+      rest.put("status", base.getAdditionalProperties().get("status"));
+    }
+    body.setAdditionalProperties(rest);
+    return body;
   }
 
   /**

@@ -141,19 +141,7 @@ public final class IngressStore {
   /** An Ingress as the plan reads it; an unreadable last-applied annotation reads as absent. */
   public LiveIngress live(GenericKubernetesResource r) {
     ObjectMeta meta = r.getMetadata();
-    List<LiveIngress.OwnerRef> owners = new ArrayList<>();
-    if (meta.getOwnerReferences() != null) {
-      for (OwnerReference o : meta.getOwnerReferences()) {
-        owners.add(
-            new LiveIngress.OwnerRef(
-                o.getApiVersion(),
-                o.getKind(),
-                o.getName(),
-                o.getUid(),
-                Boolean.TRUE.equals(o.getController()),
-                Boolean.TRUE.equals(o.getBlockOwnerDeletion())));
-      }
-    }
+    List<LiveIngress.OwnerRef> owners = owners(meta);
     Map<String, String> annotations = meta.getAnnotations();
     Object lastApplied = null;
     String text = annotations == null ? null : annotations.get(IngressPlan.LAST_APPLIED_ANNOTATION);
@@ -176,6 +164,41 @@ public final class IngressStore {
         owners,
         r.getAdditionalProperties().get("spec"),
         lastApplied);
+  }
+
+  /** The owner references of an object as the plans read them. */
+  static List<LiveIngress.OwnerRef> owners(ObjectMeta meta) {
+    List<LiveIngress.OwnerRef> owners = new ArrayList<>();
+    if (meta.getOwnerReferences() != null) {
+      for (OwnerReference o : meta.getOwnerReferences()) {
+        owners.add(
+            new LiveIngress.OwnerRef(
+                o.getApiVersion(),
+                o.getKind(),
+                o.getName(),
+                o.getUid(),
+                Boolean.TRUE.equals(o.getController()),
+                Boolean.TRUE.equals(o.getBlockOwnerDeletion())));
+      }
+    }
+    return owners;
+  }
+
+  /** The owner references to send. */
+  static List<OwnerReference> ownerReferences(List<LiveIngress.OwnerRef> owners) {
+    List<OwnerReference> refs = new ArrayList<>();
+    for (LiveIngress.OwnerRef o : owners) {
+      refs.add(
+          new OwnerReferenceBuilder()
+              .withApiVersion(o.apiVersion())
+              .withKind(o.kind())
+              .withName(o.name())
+              .withUid(o.uid())
+              .withController(o.controller() ? Boolean.TRUE : null)
+              .withBlockOwnerDeletion(o.blockOwnerDeletion() ? Boolean.TRUE : null)
+              .build());
+    }
+    return refs;
   }
 
   /**
@@ -241,18 +264,7 @@ public final class IngressStore {
     if (b.lastApplied() != null) {
       annotations.put(IngressPlan.LAST_APPLIED_ANNOTATION, serialization.asJson(b.lastApplied()));
     }
-    List<OwnerReference> owners = new ArrayList<>();
-    for (LiveIngress.OwnerRef o : b.owners()) {
-      owners.add(
-          new OwnerReferenceBuilder()
-              .withApiVersion(o.apiVersion())
-              .withKind(o.kind())
-              .withName(o.name())
-              .withUid(o.uid())
-              .withController(o.controller() ? Boolean.TRUE : null)
-              .withBlockOwnerDeletion(o.blockOwnerDeletion() ? Boolean.TRUE : null)
-              .build());
-    }
+    List<OwnerReference> owners = ownerReferences(b.owners());
     ObjectMetaBuilder meta =
         base == null
             ? new ObjectMetaBuilder()

@@ -9,6 +9,7 @@ import dev.cairn.recordwriter.kube.GslbStore;
 import dev.cairn.recordwriter.leader.LeaderElection;
 import dev.cairn.recordwriter.reconcile.EmbeddedIngressReconciler;
 import dev.cairn.recordwriter.reconcile.GslbStatusReconciler;
+import dev.cairn.recordwriter.reconcile.IngressAnnotationReconciler;
 import dev.cairn.recordwriter.reconcile.RecordReconciler;
 import dev.cairn.recordwriter.reconcile.WriteScheduler;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -41,13 +42,17 @@ public final class WriterLifecycle implements SmartLifecycle {
   private final GslbStatusReconciler statusReconciler;
   private final StateFeed<GslbStatus> statusFeed;
   private final EmbeddedIngressReconciler ingressReconciler;
+  private final IngressAnnotationReconciler annotationReconciler;
   private final WriteScheduler scheduler;
   private final EventWriter events;
   private final LeaderElection election;
   private volatile SharedIndexInformer<GenericKubernetesResource> informer;
   private volatile boolean running;
 
-  /** The parts to start and stop; {@code ingressReconciler} is {@code null} when disabled. */
+  /**
+   * The parts to start and stop; {@code ingressReconciler} and {@code annotationReconciler} are
+   * {@code null} when disabled.
+   */
   public WriterLifecycle(
       DnsEndpointStore store,
       RecordReconciler reconciler,
@@ -56,6 +61,7 @@ public final class WriterLifecycle implements SmartLifecycle {
       GslbStatusReconciler statusReconciler,
       StateFeed<GslbStatus> statusFeed,
       EmbeddedIngressReconciler ingressReconciler,
+      IngressAnnotationReconciler annotationReconciler,
       WriteScheduler scheduler,
       EventWriter events,
       LeaderElection election) {
@@ -66,6 +72,7 @@ public final class WriterLifecycle implements SmartLifecycle {
     this.statusReconciler = statusReconciler;
     this.statusFeed = statusFeed;
     this.ingressReconciler = ingressReconciler;
+    this.annotationReconciler = annotationReconciler;
     this.scheduler = scheduler;
     this.events = events;
     this.election = election;
@@ -97,6 +104,9 @@ public final class WriterLifecycle implements SmartLifecycle {
     if (ingressReconciler != null) {
       ingressReconciler.start();
     }
+    if (annotationReconciler != null) {
+      annotationReconciler.start();
+    }
     feed.start();
     statusFeed.start();
     election.start();
@@ -118,6 +128,9 @@ public final class WriterLifecycle implements SmartLifecycle {
     statusReconciler.stop(LAMEDUCK_TIMEOUT);
     if (ingressReconciler != null) {
       ingressReconciler.stop(LAMEDUCK_TIMEOUT);
+    }
+    if (annotationReconciler != null) {
+      annotationReconciler.stop(LAMEDUCK_TIMEOUT);
     }
     scheduler.stop(LAMEDUCK_TIMEOUT);
     events.close();

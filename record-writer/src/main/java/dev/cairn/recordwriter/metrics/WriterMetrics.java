@@ -90,6 +90,28 @@ public final class WriterMetrics {
   }
 
   /**
+   * One create or update of the Gslb of an annotated Ingress and its result.
+   *
+   * @param operation {@code create} or {@code update}
+   * @param result {@code ok}, {@code conflict}, {@code not_found}, {@code invalid}, {@code error},
+   *     {@code skipped}
+   * @param latency how long the call took
+   */
+  public void gslbWrite(String operation, String result, Duration latency) {
+    Counter.builder("cairn.writer.gslb.writes")
+        .description("Writes of the Gslbs of annotated Ingresses, by operation and result")
+        .tag("operation", operation)
+        .tag("result", result)
+        .register(registry)
+        .increment();
+    Timer.builder("cairn.writer.gslb.write.latency")
+        .description("Latency of writes of the Gslbs of annotated Ingresses")
+        .tag("operation", operation)
+        .register(registry)
+        .record(latency);
+  }
+
+  /**
    * A write that was not sent because the object failed the CRD schema check.
    *
    * @param kind {@code DNSEndpoint} or {@code Gslb} (a status)

@@ -42,7 +42,14 @@ public record Notice(
     /** The Ingress a Gslb embeds is named like another Ingress that is not the Gslb's. */
     INGRESS_CONFLICT("IngressConflict"),
     /** The API server refused the Ingress built from a Gslb's {@code spec.ingress}. */
-    INVALID_INGRESS("InvalidIngress");
+    INVALID_INGRESS("InvalidIngress"),
+    /**
+     * An Ingress's {@code k8gb.io/*} annotations cannot make a Gslb: an unknown strategy, a TTL
+     * that is not a whole number, failover without a primary, or a Gslb the API server refused.
+     */
+    INVALID_ANNOTATION("InvalidAnnotation"),
+    /** An annotated Ingress's Gslb name is taken by a Gslb the Ingress does not control. */
+    GSLB_CONFLICT("GslbConflict");
 
     private final String text;
 

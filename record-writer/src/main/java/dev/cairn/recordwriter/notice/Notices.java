@@ -44,6 +44,9 @@ public final class Notices {
   /** The Event action of notices about a Gslb's embedded Ingress. */
   public static final String WRITE_INGRESS = "WriteEmbeddedIngress";
 
+  /** The Event action of notices about the Gslb of an annotated Ingress. */
+  public static final String WRITE_GSLB = "WriteGslbFromIngress";
+
   /** The apiVersion of the Gslb CRD. */
   public static final String GSLB_API_VERSION = "k8gb.io/v1beta1";
 
@@ -200,6 +203,26 @@ public final class Notices {
         reason,
         WRITE_INGRESS,
         "Gslb " + gslb + ": " + problem);
+  }
+
+  /**
+   * The notice of an Ingress annotated {@code k8gb.io/strategy} whose Gslb was not written: its
+   * annotations cannot be used, a Gslb of its name is not its own, or the API server refused it.
+   *
+   * @param ingress the Ingress's namespace and name (the Gslb's too)
+   * @param ingressUid the Ingress's uid, {@code null} when unknown
+   * @param reason {@link Reason#INVALID_ANNOTATION} or {@link Reason#GSLB_CONFLICT}
+   * @param problem what is wrong, on the Ingress's annotations
+   */
+  public static Notice ofAnnotatedIngress(
+      ObjectKey ingress, String ingressUid, Reason reason, Problem problem) {
+    return new Notice(
+        new Subject(
+            "networking.k8s.io/v1", "Ingress", ingress.namespace(), ingress.name(), ingressUid),
+        new Subject(GSLB_API_VERSION, "Gslb", ingress.namespace(), ingress.name(), null),
+        reason,
+        WRITE_GSLB,
+        "Ingress " + ingress + ": " + problem);
   }
 
   private static boolean isGslb(TargetDecision d) {

@@ -45,6 +45,11 @@ final class WriteQueue<T> {
      * they go with the record writes (no delay), after them on a tie.
      */
     INGRESS("ingress"),
+    /**
+     * Creates and updates of the Gslbs of annotated Ingresses (k8gb's Ingress-annotation mode): the
+     * Gslb is what gets the Ingress an answer, so they go with the record writes too.
+     */
+    GSLB("gslb"),
     /** Gslb status writes: what users read. */
     STATUS("gslb_status");
 

@@ -196,6 +196,11 @@ public final class WriteScheduler {
     return queued(Lane.INGRESS);
   }
 
+  /** The writes of annotated Ingresses' Gslbs waiting for their turn. Thread-safe. */
+  public int queuedGslbWrites() {
+    return queued(Lane.GSLB);
+  }
+
   private int queued(Lane lane) {
     lock.lock();
     try {

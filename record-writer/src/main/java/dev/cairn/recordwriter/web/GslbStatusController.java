@@ -7,6 +7,7 @@ import dev.cairn.recordwriter.plan.ObjectKey;
 import dev.cairn.recordwriter.reconcile.EmbeddedIngressReconciler;
 import dev.cairn.recordwriter.reconcile.GslbStatusReport;
 import dev.cairn.recordwriter.reconcile.GslbStatusReports;
+import dev.cairn.recordwriter.reconcile.IngressAnnotationReconciler;
 import dev.cairn.recordwriter.status.GslbStatusForm;
 import dev.cairn.recordwriter.status.GslbStatusPlan;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -21,7 +22,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The explain API of Gslb statuses: the engine's desired status (with the problems it reported),
  * the status as it would be written, the Gslb's status as it is, what the writer concluded and last
- * wrote, and for a Gslb that embeds {@code spec.ingress}, what became of its Ingress.
+ * wrote, for a Gslb that embeds {@code spec.ingress}, what became of its Ingress, and for the Gslb
+ * of an Ingress annotated {@code k8gb.io/strategy}, what became of it.
  */
 @RestController
 @RequestMapping("/api/v1/gslb-status")
@@ -31,17 +33,20 @@ public final class GslbStatusController {
   private final GslbStatusReports reports;
   private final GslbCache cache;
   private final EmbeddedIngressReconciler ingresses;
+  private final IngressAnnotationReconciler annotated;
 
   /** Explains from these parts. */
   public GslbStatusController(
       StateFeed<GslbStatus> feed,
       GslbStatusReports reports,
       GslbCache cache,
-      EmbeddedIngressReconciler ingresses) {
+      EmbeddedIngressReconciler ingresses,
+      IngressAnnotationReconciler annotated) {
     this.feed = feed;
     this.reports = reports;
     this.cache = cache;
     this.ingresses = ingresses;
+    this.annotated = annotated;
   }
 
   /**
@@ -53,13 +58,17 @@ public final class GslbStatusController {
    * @param report the writer's last conclusion and write, or {@code null} if it never planned it
    * @param embeddedIngress the last plan of the Ingress created from {@code spec.ingress} (action,
    *     detail, last write, when), or {@code null} when the Gslb embeds none
+   * @param fromIngress the last plan of the Gslb made from the annotations of the Ingress of its
+   *     name (action, detail, last write, when), or {@code null} when there is nothing to report
+   *     (no such Ingress, or the Gslb follows it)
    */
   public record Explanation(
       GslbStatus desired,
       Map<String, Object> desiredStatus,
       LiveView live,
       GslbStatusReport report,
-      EmbeddedIngressReconciler.State embeddedIngress) {}
+      EmbeddedIngressReconciler.State embeddedIngress,
+      IngressAnnotationReconciler.State fromIngress) {}
 
   /**
    * A Gslb as it is.
@@ -79,7 +88,12 @@ public final class GslbStatusController {
     LiveView live = cache.get(key).map(GslbStatusController::view).orElse(null);
     GslbStatusReport report = reports.get(key).orElse(null);
     EmbeddedIngressReconciler.State ingress = ingresses.state(key);
-    if (desired == null && live == null && report == null && ingress == null) {
+    IngressAnnotationReconciler.State fromIngress = annotated.state(key);
+    if (desired == null
+        && live == null
+        && report == null
+        && ingress == null
+        && fromIngress == null) {
       return ResponseEntity.status(HttpStatus.NOT_FOUND).build();
     }
     return ResponseEntity.ok(
@@ -88,7 +102,8 @@ public final class GslbStatusController {
             desired == null ? null : GslbStatusForm.render(desired).fields(),
             live,
             report,
-            ingress));
+            ingress,
+            fromIngress));
   }
 
   private static LiveView view(GenericKubernetesResource r) {
