@@ -312,6 +312,35 @@ class HelmChartIT {
         .until(HelmChartIT::answer, a -> a.equals("203.0.113.10"));
   }
 
+  @Test
+  @Order(3)
+  void anIngressAnnotatedAsK8gbDoesItGetsAGslbAndAnAnswer() {
+    KubernetesClient client = api.client();
+    client
+        .load(new ByteArrayInputStream(ANNOTATED.getBytes(StandardCharsets.UTF_8)))
+        .inNamespace("default")
+        .create();
+
+    await("the answer for shop.cloud.example.com")
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(250))
+        .until(
+            () -> DnsLookup.query(dns, "shop.cloud.example.com", false).describe(),
+            a -> a.equals("203.0.113.10"));
+    GenericKubernetesResource gslb =
+        client
+            .genericKubernetesResources(SampleTopology.GSLB_CONTEXT)
+            .inNamespace("default")
+            .withName("shop")
+            .get();
+    assertThat(gslb.getMetadata().getOwnerReferences())
+        .extracting("kind", "name")
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("Ingress", "shop"));
+    assertThat(String.valueOf(gslb.getAdditionalProperties().get("spec")))
+        .contains("resourceRef={apiVersion=networking.k8s.io/v1, kind=Ingress, name=shop}")
+        .contains("type=roundRobin");
+  }
+
   private static void setReady(KubernetesClient client, boolean ready) {
     client
         .discovery()
@@ -325,6 +354,23 @@ class HelmChartIT {
               return s;
             });
   }
+
+  /** k8gb's Ingress-annotation mode: the record-writer makes the Gslb. */
+  private static final String ANNOTATED =
+      """
+      apiVersion: networking.k8s.io/v1
+      kind: Ingress
+      metadata:
+        name: shop
+        namespace: default
+        annotations: {k8gb.io/strategy: roundRobin, k8gb.io/dns-ttl-seconds: "5"}
+      spec:
+        rules:
+        - host: shop.cloud.example.com
+          http:
+            paths:
+            - {path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}
+      """;
 
   private static final String SAMPLE =
       """
