@@ -7,11 +7,12 @@ import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.recordwriter.health.DecisionsHealthIndicator;
 import dev.cairn.recordwriter.health.DnsEndpointsHealthIndicator;
-import dev.cairn.recordwriter.health.EmbeddedIngressHealthIndicator;
 import dev.cairn.recordwriter.health.GslbStatusHealthIndicator;
-import dev.cairn.recordwriter.health.IngressAnnotationsHealthIndicator;
 import dev.cairn.recordwriter.health.LeadershipHealthIndicator;
+import dev.cairn.recordwriter.health.WriteStatesHealthIndicator;
 import dev.cairn.recordwriter.health.WriterThreadsHealthIndicator;
+import dev.cairn.recordwriter.ingress.GslbFromIngressPlan;
+import dev.cairn.recordwriter.ingress.IngressPlan;
 import dev.cairn.recordwriter.kafka.StateFeed;
 import dev.cairn.recordwriter.kube.AnnotatedIngressStore;
 import dev.cairn.recordwriter.kube.CrdSchema;
@@ -49,6 +50,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -534,19 +536,35 @@ public class WriterConfiguration {
   }
 
   @Bean
-  EmbeddedIngressHealthIndicator embeddedIngressHealthIndicator(
+  WriteStatesHealthIndicator<IngressPlan.Action> embeddedIngressHealthIndicator(
       EmbeddedIngressReconciler reconciler, IngressStore store, WriterProperties properties) {
-    return new EmbeddedIngressHealthIndicator(
-        properties.embeddedIngress().enabled(), reconciler, store);
+    return new WriteStatesHealthIndicator<>(
+        new WriteStatesHealthIndicator.Loop<>(
+            properties.embeddedIngress().enabled(),
+            IngressPlan.Action.class,
+            Set.of(IngressPlan.Action.CONFLICT),
+            reconciler::states,
+            reconciler::caughtUp,
+            store::watching,
+            reconciler::pending),
+        IngressPlan.Action.NONE.name());
   }
 
   @Bean
-  IngressAnnotationsHealthIndicator ingressAnnotationsHealthIndicator(
+  WriteStatesHealthIndicator<GslbFromIngressPlan.Action> ingressAnnotationsHealthIndicator(
       IngressAnnotationReconciler reconciler,
       AnnotatedIngressStore store,
       WriterProperties properties) {
-    return new IngressAnnotationsHealthIndicator(
-        properties.ingressAnnotations().enabled(), reconciler, store);
+    return new WriteStatesHealthIndicator<>(
+        new WriteStatesHealthIndicator.Loop<>(
+            properties.ingressAnnotations().enabled(),
+            GslbFromIngressPlan.Action.class,
+            Set.of(GslbFromIngressPlan.Action.CONFLICT, GslbFromIngressPlan.Action.INVALID),
+            reconciler::states,
+            reconciler::caughtUp,
+            store::watching,
+            reconciler::pending),
+        GslbFromIngressPlan.Action.NONE.name());
   }
 
   @Bean

@@ -5,7 +5,6 @@ import dev.cairn.recordwriter.ingress.LiveIngress;
 import dev.cairn.recordwriter.plan.ObjectKey;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -25,7 +24,7 @@ public final class AnnotatedIngressStore {
 
   private final CachedResources ingresses;
   private final ObjectCache cache;
-  private volatile SharedIndexInformer<GenericKubernetesResource> informer;
+  private final InformerSlot informer = new InformerSlot();
 
   /** A store reading through this client. */
   public AnnotatedIngressStore(KubernetesClient client, ObjectCache cache) {
@@ -35,30 +34,23 @@ public final class AnnotatedIngressStore {
   }
 
   /** Starts the informer on all Ingresses unless it runs already; every event is passed on. */
-  public synchronized void startInformer(Consumer<ObjectKey> changed) {
-    if (informer == null) {
-      informer = ingresses.inform(null, null, changed);
-    }
+  public void startInformer(Consumer<ObjectKey> changed) {
+    informer.start(() -> ingresses.inform(null, null, changed));
   }
 
   /** True once the informer has listed the Ingresses. */
   public boolean synced() {
-    SharedIndexInformer<GenericKubernetesResource> i = informer;
-    return i != null && i.hasSynced();
+    return informer.synced();
   }
 
   /** True while the informer is watching. */
   public boolean watching() {
-    SharedIndexInformer<GenericKubernetesResource> i = informer;
-    return i != null && i.isWatching();
+    return informer.watching();
   }
 
   /** Stops the informer. */
-  public synchronized void close() {
-    if (informer != null) {
-      informer.close();
-      informer = null;
-    }
+  public void close() {
+    informer.close();
   }
 
   /** The Ingress of that name as last seen, if it exists. */

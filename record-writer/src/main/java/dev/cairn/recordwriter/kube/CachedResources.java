@@ -3,6 +3,8 @@ package dev.cairn.recordwriter.kube;
 import dev.cairn.recordwriter.plan.ObjectKey;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
@@ -11,7 +13,11 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
@@ -126,6 +132,46 @@ final class CachedResources {
         changed.accept(keyOf.apply(r));
       }
     };
+  }
+
+  /**
+   * An object of this kind to send: for an update, {@code base}'s metadata with the given
+   * resourceVersion, labels, annotations and owner references, and {@code base}'s status (the API
+   * server ignores it, and a PUT without it would read as clearing it); for a create, fresh
+   * metadata.
+   *
+   * @param base the object as read when planning, {@code null} for a create
+   * @param version the resourceVersion an update is conditional on
+   */
+  GenericKubernetesResource body(
+      ObjectKey key,
+      GenericKubernetesResource base,
+      String version,
+      Map<String, String> labels,
+      Map<String, String> annotations,
+      List<OwnerReference> owners,
+      Object spec) {
+    ObjectMetaBuilder meta =
+        base == null
+            ? new ObjectMetaBuilder()
+            : new ObjectMetaBuilder(base.getMetadata()).withResourceVersion(version);
+    GenericKubernetesResource body = new GenericKubernetesResource();
+    body.setApiVersion(context.getGroup() + "/" + context.getVersion());
+    body.setKind(context.getKind());
+    body.setMetadata(
+        meta.withNamespace(key.namespace())
+            .withName(key.name())
+            .withLabels(labels.isEmpty() ? null : new LinkedHashMap<>(labels))
+            .withAnnotations(annotations.isEmpty() ? null : new LinkedHashMap<>(annotations))
+            .withOwnerReferences(owners.isEmpty() ? null : owners)
+            .build());
+    Map<String, Object> rest = new HashMap<>();
+    rest.put("spec", spec);
+    if (base != null && base.getAdditionalProperties().get("status") != null) {
+      rest.put("status", base.getAdditionalProperties().get("status"));
+    }
+    body.setAdditionalProperties(rest);
+    return body;
   }
 
   /**

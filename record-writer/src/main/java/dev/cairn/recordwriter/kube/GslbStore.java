@@ -13,9 +13,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,7 +55,7 @@ public final class GslbStore {
   private final GslbCache cache;
   private final CrdSchema schema;
   private final WriterMetrics metrics;
-  private volatile SharedIndexInformer<GenericKubernetesResource> informer;
+  private final InformerSlot informer = new InformerSlot();
   private volatile boolean served = true;
   private final List<Consumer<ObjectKey>> listeners = new CopyOnWriteArrayList<>();
 
@@ -87,7 +85,7 @@ public final class GslbStore {
    *     again later)
    */
   public synchronized boolean startInformer() {
-    if (informer != null) {
+    if (informer.running()) {
       return true;
     }
     try {
@@ -107,7 +105,7 @@ public final class GslbStore {
           .log("could not check the Gslb API; starting the informer anyway, it retries");
     }
     served = true;
-    informer = gslbs.inform(null, null, key -> listeners.forEach(l -> l.accept(key)));
+    informer.start(() -> gslbs.inform(null, null, key -> listeners.forEach(l -> l.accept(key))));
     return true;
   }
 
@@ -118,22 +116,17 @@ public final class GslbStore {
 
   /** True while the informer on Gslbs is watching. */
   public boolean watching() {
-    SharedIndexInformer<GenericKubernetesResource> i = informer;
-    return i != null && i.isWatching();
+    return informer.watching();
   }
 
   /** True once the informer has listed the Gslbs. */
   public boolean synced() {
-    SharedIndexInformer<GenericKubernetesResource> i = informer;
-    return i != null && i.hasSynced();
+    return informer.synced();
   }
 
   /** Stops the informer. */
-  public synchronized void close() {
-    if (informer != null) {
-      informer.close();
-      informer = null;
-    }
+  public void close() {
+    informer.close();
   }
 
   /**
@@ -207,31 +200,16 @@ public final class GslbStore {
         (result, latency) -> metrics.gslbWrite(operation, result, latency));
   }
 
-  private static GenericKubernetesResource body(
-      GslbFromIngressPlan plan, GenericKubernetesResource base) {
+  private GenericKubernetesResource body(GslbFromIngressPlan plan, GenericKubernetesResource base) {
     GslbFromIngressPlan.Body b = plan.body();
-    ObjectMetaBuilder meta =
-        base == null
-            ? new ObjectMetaBuilder()
-            : new ObjectMetaBuilder(base.getMetadata()).withResourceVersion(plan.version());
-    GenericKubernetesResource body = new GenericKubernetesResource();
-    body.setApiVersion(CONTEXT.getGroup() + "/" + CONTEXT.getVersion());
-    body.setKind(CONTEXT.getKind());
-    body.setMetadata(
-        meta.withNamespace(plan.key().namespace())
-            .withName(plan.key().name())
-            .withLabels(b.labels().isEmpty() ? null : new LinkedHashMap<>(b.labels()))
-            .withAnnotations(
-                b.annotations().isEmpty() ? null : new LinkedHashMap<>(b.annotations()))
-            .withOwnerReferences(IngressStore.ownerReferences(b.owners()))
-            .build());
-    Map<String, Object> rest = new HashMap<>();
-    rest.put("spec", b.spec());
-    if (base != null && base.getAdditionalProperties().get("status") != null) {
-      rest.put("status", base.getAdditionalProperties().get("status"));
-    }
-    body.setAdditionalProperties(rest);
-    return body;
+    return gslbs.body(
+        plan.key(),
+        base,
+        plan.version(),
+        b.labels(),
+        b.annotations(),
+        IngressStore.ownerReferences(b.owners()),
+        b.spec());
   }
 
   /**

@@ -7,17 +7,14 @@ import dev.cairn.recordwriter.metrics.WriterMetrics;
 import dev.cairn.recordwriter.plan.ObjectKey;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.StatusDetails;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -55,7 +52,7 @@ public final class IngressStore {
   private final ObjectCache cache;
   private final KubernetesSerialization serialization;
   private final WriterMetrics metrics;
-  private volatile SharedIndexInformer<GenericKubernetesResource> informer;
+  private final InformerSlot informer = new InformerSlot();
 
   /** A store reading and writing through this client. */
   public IngressStore(KubernetesClient client, ObjectCache cache, WriterMetrics metrics) {
@@ -69,33 +66,26 @@ public final class IngressStore {
    * Starts the informer on the labelled Ingresses unless it runs already; every event updates the
    * cache and is passed on, so a hand edit or delete is repaired.
    */
-  public synchronized void startInformer(Consumer<ObjectKey> changed) {
-    if (informer != null) {
-      return;
-    }
-    informer =
-        ingresses.inform(
-            IngressPlan.K8GB_MANAGED_BY_LABEL, IngressPlan.K8GB_MANAGED_BY_VALUE, changed);
+  public void startInformer(Consumer<ObjectKey> changed) {
+    informer.start(
+        () ->
+            ingresses.inform(
+                IngressPlan.K8GB_MANAGED_BY_LABEL, IngressPlan.K8GB_MANAGED_BY_VALUE, changed));
   }
 
   /** True once the informer has listed the labelled Ingresses. */
   public boolean synced() {
-    SharedIndexInformer<GenericKubernetesResource> i = informer;
-    return i != null && i.hasSynced();
+    return informer.synced();
   }
 
   /** True while the informer is watching. */
   public boolean watching() {
-    SharedIndexInformer<GenericKubernetesResource> i = informer;
-    return i != null && i.isWatching();
+    return informer.watching();
   }
 
   /** Stops the informer. */
-  public synchronized void close() {
-    if (informer != null) {
-      informer.close();
-      informer = null;
-    }
+  public void close() {
+    informer.close();
   }
 
   /** The Ingress of that name as last seen, if it exists (and carries the label). */
@@ -257,34 +247,20 @@ public final class IngressStore {
     }
   }
 
-  /** The Ingress to send; an update keeps the base's status (the API server ignores it anyway). */
+  /** The Ingress to send; an update keeps the base's status. */
   private GenericKubernetesResource body(IngressPlan plan, GenericKubernetesResource base) {
     IngressPlan.Body b = plan.body();
     Map<String, String> annotations = new LinkedHashMap<>(b.annotations());
     if (b.lastApplied() != null) {
       annotations.put(IngressPlan.LAST_APPLIED_ANNOTATION, serialization.asJson(b.lastApplied()));
     }
-    List<OwnerReference> owners = ownerReferences(b.owners());
-    ObjectMetaBuilder meta =
-        base == null
-            ? new ObjectMetaBuilder()
-            : new ObjectMetaBuilder(base.getMetadata()).withResourceVersion(plan.version());
-    GenericKubernetesResource body = new GenericKubernetesResource();
-    body.setApiVersion(CONTEXT.getGroup() + "/" + CONTEXT.getVersion());
-    body.setKind(CONTEXT.getKind());
-    body.setMetadata(
-        meta.withNamespace(plan.key().namespace())
-            .withName(plan.key().name())
-            .withLabels(b.labels().isEmpty() ? null : new LinkedHashMap<>(b.labels()))
-            .withAnnotations(annotations.isEmpty() ? null : annotations)
-            .withOwnerReferences(owners.isEmpty() ? null : owners)
-            .build());
-    Map<String, Object> rest = new HashMap<>();
-    rest.put("spec", b.spec());
-    if (base != null && base.getAdditionalProperties().get("status") != null) {
-      rest.put("status", base.getAdditionalProperties().get("status"));
-    }
-    body.setAdditionalProperties(rest);
-    return body;
+    return ingresses.body(
+        plan.key(),
+        base,
+        plan.version(),
+        b.labels(),
+        annotations,
+        ownerReferences(b.owners()),
+        b.spec());
   }
 }

@@ -16,12 +16,9 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -44,36 +41,14 @@ import org.slf4j.LoggerFactory;
  *       on the Gslb as Warning Events and in {@link #states()}.
  * </ul>
  */
-public final class EmbeddedIngressReconciler {
+public final class EmbeddedIngressReconciler extends ObjectWriterLoop<IngressPlan.Action> {
 
   private static final Logger log = LoggerFactory.getLogger(EmbeddedIngressReconciler.class);
-  private static final long FIRST_SYNC_CHECK_MILLIS = 200;
-  private static final long MAX_SYNC_CHECK_MILLIS = 30_000;
-
-  /**
-   * What the last pass concluded for one name.
-   *
-   * @param action the plan's action
-   * @param detail why
-   * @param lastWrite the result of the last write, {@code null} before one
-   * @param at when it was planned
-   */
-  public record State(Action action, String detail, WriteResult lastWrite, Instant at) {
-
-    /** True when the API server refused the last write (it is not tried again until a change). */
-    public boolean refused() {
-      return lastWrite != null && lastWrite.status() == WriteResult.Status.INVALID;
-    }
-  }
 
   private final IngressStore store;
   private final GslbStore gslbStore;
   private final GslbCache gslbs;
   private final Consumer<Notice> notices;
-  private final Clock clock;
-  private final ReconcileLoop<ObjectKey> loop;
-  private final Map<ObjectKey, State> states = new ConcurrentHashMap<>();
-  private volatile long syncCheckMillis = FIRST_SYNC_CHECK_MILLIS;
 
   /**
    * A reconciler; {@link #start()} starts its thread.
@@ -92,27 +67,22 @@ public final class EmbeddedIngressReconciler {
       BooleanSupplier leader,
       Duration resyncPeriod,
       WriteScheduler scheduler) {
+    super(
+        new ReconcileLoop.Names(
+            "cairn-embedded-ingress",
+            "embedded Ingress writer",
+            "ingress",
+            "the embedded Ingress of Gslb"),
+        log,
+        clock,
+        leader,
+        resyncPeriod,
+        scheduler,
+        WriteQueue.Lane.INGRESS);
     this.store = store;
     this.gslbStore = gslbStore;
     this.gslbs = gslbs;
     this.notices = notices;
-    this.clock = clock;
-    this.loop =
-        new ReconcileLoop<>(
-            new ReconcileLoop.Names(
-                "cairn-embedded-ingress",
-                "embedded Ingress writer",
-                "ingress",
-                "the embedded Ingress of Gslb"),
-            log,
-            clock,
-            leader,
-            resyncPeriod,
-            this::resync,
-            batch -> batch.forEach(this::reconcile),
-            false,
-            scheduler,
-            WriteQueue.Lane.INGRESS);
   }
 
   /**
@@ -120,9 +90,9 @@ public final class EmbeddedIngressReconciler {
    * everything; planning starts then.
    */
   public void start() {
-    loop.start();
-    store.startInformer(this::onIngressChanged);
-    loop.schedule(this::checkSynced, 0);
+    loop().start();
+    store.startInformer(this::changed);
+    loop().catchUpWhen(this::informersSynced, log);
   }
 
   /**
@@ -131,75 +101,27 @@ public final class EmbeddedIngressReconciler {
    * @param timeout how long to wait for the pass in progress
    */
   public void stop(Duration timeout) {
-    loop.stop(timeout);
+    loop().stop(timeout);
     store.close();
   }
 
-  /** A Gslb was added, changed or deleted. Thread-safe. */
-  public void onGslbChanged(ObjectKey key) {
-    loop.signal(() -> loop.markDirty(key));
+  private boolean informersSynced() {
+    return gslbStore.startInformer() && gslbStore.synced() && store.synced();
   }
 
-  /** A labelled Ingress was added, changed or deleted. Thread-safe. */
-  public void onIngressChanged(ObjectKey key) {
-    loop.signal(() -> loop.markDirty(key));
-  }
-
-  /** Leadership was gained or lost. Thread-safe. */
-  public void onLeadership(boolean isLeader) {
-    loop.onLeadership(isLeader);
-  }
-
-  /** True once both informers have listed everything and planning has started. */
-  public boolean caughtUp() {
-    return loop.caughtUp();
-  }
-
-  /** What ended the planning thread unexpectedly, or {@code null}. */
-  public String failure() {
-    return loop.failure();
-  }
-
-  /** Names waiting to be planned (approximate). */
-  public int pending() {
-    return loop.pending();
-  }
-
-  /** What the last pass concluded for one name, {@code null} when it embeds no Ingress. */
-  public State state(ObjectKey key) {
-    return states.get(key);
-  }
-
-  /** What the last pass concluded for every name planned, for the explain API and health. */
-  public Map<ObjectKey, State> states() {
-    return Map.copyOf(states);
-  }
-
-  private void checkSynced() {
-    try {
-      if (gslbStore.startInformer() && gslbStore.synced() && store.synced()) {
-        loop.onCaughtUp();
-        return;
-      }
-    } catch (RuntimeException e) {
-      log.atDebug().setCause(e).log("waiting for the Gslb and Ingress informers");
-    }
-    long wait = syncCheckMillis;
-    syncCheckMillis = Math.min(MAX_SYNC_CHECK_MILLIS, wait * 2);
-    loop.schedule(this::checkSynced, wait);
-  }
-
-  private void resync() {
+  @Override
+  void resync() {
     store.dropMarkers();
     Set<ObjectKey> keys = new HashSet<>(gslbs.keys());
     keys.addAll(store.keys());
-    keys.addAll(states.keySet());
-    loop.markDirty(keys);
+    keys.addAll(reported());
+    loop().markDirty(keys);
   }
 
-  private void reconcile(ObjectKey key) {
+  @Override
+  void reconcile(ObjectKey key) {
     if (!gslbStore.served()) {
-      loop.settled(key);
+      loop().settled(key);
       return; // the Gslb CRD is gone or not installed: never delete for want of a Gslb
     }
     EmbeddingGslb gslb = gslbs.get(key).map(IngressStore::embedding).orElse(null);
@@ -211,7 +133,7 @@ public final class EmbeddedIngressReconciler {
       // that is not the Gslb's, is asked of the API.
       raw = read(key);
       if (raw == null) {
-        loop.afterWrite(key, new WriteResult(WriteResult.Status.FAILED, "read failed"), false);
+        loop().afterWrite(key, new WriteResult(WriteResult.Status.FAILED, "read failed"), false);
         return;
       }
     }
@@ -219,17 +141,18 @@ public final class EmbeddedIngressReconciler {
     report(plan, gslb);
     if (!plan.writes()) {
       if (plan.action() == Action.NONE) {
-        states.remove(key);
+        forget(key);
       }
-      loop.settled(key);
+      loop().settled(key);
       return;
     }
     GenericKubernetesResource base = raw.orElse(null);
     String gslbUid = gslb == null ? null : gslb.uid();
-    loop.write(
-        key,
-        mayWrite -> store.apply(plan, base, mayWrite),
-        result -> afterWrite(plan, gslbUid, result));
+    loop()
+        .write(
+            key,
+            mayWrite -> store.apply(plan, base, mayWrite),
+            result -> afterWrite(plan, gslbUid, result));
   }
 
   /** Reads the Ingress of a name; {@code null} when the read failed (planned again later). */
@@ -247,16 +170,8 @@ public final class EmbeddedIngressReconciler {
 
   private void report(IngressPlan plan, EmbeddingGslb gslb) {
     ObjectKey key = plan.key();
-    State before = states.get(key);
-    if (plan.action() != Action.NONE) {
-      states.put(
-          key,
-          new State(
-              plan.action(),
-              plan.detail(),
-              before == null ? null : before.lastWrite(),
-              clock.instant()));
-    }
+    WriteState<Action> before =
+        plan.action() == Action.NONE ? state(key) : report(key, plan.action(), plan.detail());
     boolean news = before == null || before.action() != plan.action();
     if (plan.action() == Action.CONFLICT) {
       if (news) {
@@ -272,8 +187,8 @@ public final class EmbeddedIngressReconciler {
 
   private void afterWrite(IngressPlan plan, String gslbUid, WriteResult result) {
     ObjectKey key = plan.key();
-    states.computeIfPresent(key, (k, s) -> new State(s.action(), s.detail(), result, s.at()));
-    Backoff b = loop.afterWrite(key, result, true);
+    reportWrite(key, result);
+    Backoff b = loop().afterWrite(key, result, true);
     switch (result.status()) {
       case DONE ->
           log.atInfo()

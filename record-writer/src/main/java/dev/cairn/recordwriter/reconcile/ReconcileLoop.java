@@ -68,6 +68,8 @@ final class ReconcileLoop<K> {
   private static final Duration CONFLICT_BACKOFF_MAX = Duration.ofSeconds(30);
   private static final Duration ERROR_BACKOFF_BASE = Duration.ofSeconds(1);
   private static final Duration ERROR_BACKOFF_MAX = Duration.ofMinutes(5);
+  private static final long FIRST_READY_CHECK_MILLIS = 200;
+  private static final long MAX_READY_CHECK_MILLIS = 30_000;
 
   /** What a loop is called in thread names and logs. */
   record Names(String thread, String role, String logKey, String subject) {}
@@ -193,6 +195,32 @@ final class ReconcileLoop<K> {
           caughtUp = true;
           resyncRequested = true;
         });
+  }
+
+  /**
+   * Checks {@code ready} now and then again with a growing pause (200 ms doubling up to 30 s) until
+   * it holds, then lets planning start ({@link #onCaughtUp()}): for loops that plan from informers
+   * (which must have listed everything first) instead of a topic. An exception counts as not ready.
+   * Thread-safe.
+   */
+  void catchUpWhen(BooleanSupplier ready, Logger log) {
+    checkReady(ready, log, 0, FIRST_READY_CHECK_MILLIS);
+  }
+
+  private void checkReady(BooleanSupplier ready, Logger log, long delayMillis, long nextMillis) {
+    schedule(
+        () -> {
+          try {
+            if (ready.getAsBoolean()) {
+              onCaughtUp();
+              return;
+            }
+          } catch (RuntimeException e) {
+            log.atDebug().setCause(e).log("waiting for the informers to list everything");
+          }
+          checkReady(ready, log, nextMillis, Math.min(MAX_READY_CHECK_MILLIS, nextMillis * 2));
+        },
+        delayMillis);
   }
 
   /** Leadership was gained (a resync follows) or lost (writing stops). Thread-safe. */

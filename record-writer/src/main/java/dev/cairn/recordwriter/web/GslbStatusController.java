@@ -1,6 +1,8 @@
 package dev.cairn.recordwriter.web;
 
 import dev.cairn.commonmodel.decision.GslbStatus;
+import dev.cairn.recordwriter.ingress.GslbFromIngressPlan;
+import dev.cairn.recordwriter.ingress.IngressPlan;
 import dev.cairn.recordwriter.kafka.StateFeed;
 import dev.cairn.recordwriter.kube.GslbCache;
 import dev.cairn.recordwriter.plan.ObjectKey;
@@ -8,6 +10,7 @@ import dev.cairn.recordwriter.reconcile.EmbeddedIngressReconciler;
 import dev.cairn.recordwriter.reconcile.GslbStatusReport;
 import dev.cairn.recordwriter.reconcile.GslbStatusReports;
 import dev.cairn.recordwriter.reconcile.IngressAnnotationReconciler;
+import dev.cairn.recordwriter.reconcile.WriteState;
 import dev.cairn.recordwriter.status.GslbStatusForm;
 import dev.cairn.recordwriter.status.GslbStatusPlan;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -67,8 +70,8 @@ public final class GslbStatusController {
       Map<String, Object> desiredStatus,
       LiveView live,
       GslbStatusReport report,
-      EmbeddedIngressReconciler.State embeddedIngress,
-      IngressAnnotationReconciler.State fromIngress) {}
+      WriteState<IngressPlan.Action> embeddedIngress,
+      WriteState<GslbFromIngressPlan.Action> fromIngress) {}
 
   /**
    * A Gslb as it is.
@@ -87,8 +90,8 @@ public final class GslbStatusController {
     GslbStatus desired = feed.get(GslbStatusPlan.KIND + "/" + key);
     LiveView live = cache.get(key).map(GslbStatusController::view).orElse(null);
     GslbStatusReport report = reports.get(key).orElse(null);
-    EmbeddedIngressReconciler.State ingress = ingresses.state(key);
-    IngressAnnotationReconciler.State fromIngress = annotated.state(key);
+    WriteState<IngressPlan.Action> ingress = ingresses.state(key);
+    WriteState<GslbFromIngressPlan.Action> fromIngress = annotated.state(key);
     if (desired == null
         && live == null
         && report == null
