@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.commonmodel.delegation.DelegationZone;
 import dev.cairn.commonmodel.health.PeerAnswer;
 import dev.cairn.commonmodel.health.ProbeStatus;
 import dev.cairn.commonmodel.topology.BackendRef;
@@ -16,7 +17,6 @@ import dev.cairn.healthprober.dns.DnsLookup;
 import dev.cairn.healthprober.kafka.InMemoryTopology;
 import dev.cairn.healthprober.kafka.Outbox;
 import dev.cairn.healthprober.kafka.RecordingOutbox;
-import dev.cairn.healthprober.peer.DelegationZone;
 import dev.cairn.healthprober.peer.PeerSet;
 import dev.cairn.healthprober.peer.ServerAddress;
 import dev.cairn.healthprober.probe.RecordType;

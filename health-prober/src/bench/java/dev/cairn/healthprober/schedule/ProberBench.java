@@ -12,7 +12,7 @@ import dev.cairn.healthprober.dns.DnsLookup;
 import dev.cairn.healthprober.dns.EncodedQuery;
 import dev.cairn.healthprober.kafka.Outbox;
 import dev.cairn.healthprober.kafka.TopologyView;
-import dev.cairn.healthprober.peer.DelegationZone;
+import dev.cairn.commonmodel.delegation.DelegationZone;
 import dev.cairn.healthprober.peer.Peer;
 import dev.cairn.healthprober.peer.ServerAddress;
 import dev.cairn.healthprober.probe.RecordType;

@@ -1,7 +1,7 @@
 package dev.cairn.healthprober.config;
 
 import dev.cairn.commonmodel.TopicSettings;
-import dev.cairn.healthprober.peer.DelegationZone;
+import dev.cairn.commonmodel.delegation.DelegationZone;
 import dev.cairn.healthprober.peer.Peer;
 import dev.cairn.healthprober.peer.ServerAddress;
 import dev.cairn.healthprober.resolution.ResolutionPolicy;

@@ -1,6 +1,6 @@
 package dev.cairn.healthprober.discovery;
 
-import dev.cairn.healthprober.peer.DelegationZone;
+import dev.cairn.commonmodel.delegation.DelegationZone;
 import dev.cairn.healthprober.peer.Peer;
 import dev.cairn.healthprober.peer.PeerSet;
 import java.time.Clock;

@@ -1,10 +1,10 @@
 package dev.cairn.healthprober.discovery;
 
+import dev.cairn.commonmodel.delegation.DelegationZone;
 import dev.cairn.commonmodel.health.ProbeStatus;
 import dev.cairn.commonmodel.validation.IpLiteral;
 import dev.cairn.healthprober.dns.DnsLookup;
 import dev.cairn.healthprober.dns.EncodedQuery;
-import dev.cairn.healthprober.peer.DelegationZone;
 import dev.cairn.healthprober.peer.Peer;
 import dev.cairn.healthprober.peer.ServerAddress;
 import dev.cairn.healthprober.probe.ProbeOutcome;

@@ -1,12 +1,12 @@
 package dev.cairn.healthprober.host;
 
 import dev.cairn.commonmodel.ObjectRef;
+import dev.cairn.commonmodel.delegation.DelegationZone;
 import dev.cairn.commonmodel.topology.GslbResourceRef;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.validation.Hostnames;
 import dev.cairn.commonmodel.validation.Problem;
-import dev.cairn.healthprober.peer.DelegationZone;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,9 +1,9 @@
 package dev.cairn.healthprober.peer;
 
+import dev.cairn.commonmodel.validation.GeoTags;
 import java.util.List;
 import java.util.Objects;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 
 /**
  * One peer cluster: its geo tag and the DNS servers that answer for it (every glue address, not
@@ -13,8 +13,6 @@ import java.util.regex.Pattern;
  * @param servers the peer's DNS servers, never empty
  */
 public record Peer(String geoTag, List<ServerAddress> servers) {
-
-  private static final Pattern GEO_TAG = Pattern.compile("[A-Za-z0-9-]{1,63}");
 
   public Peer {
     Objects.requireNonNull(geoTag, "geoTag");
@@ -30,7 +28,7 @@ public record Peer(String geoTag, List<ServerAddress> servers) {
 
   /** True when the text is a usable geo tag. */
   public static boolean isValidGeoTag(String tag) {
-    return tag != null && GEO_TAG.matcher(tag).matches();
+    return GeoTags.isValid(tag);
   }
 
   /** This peer with the servers of both. */

@@ -1,5 +1,6 @@
 package dev.cairn.healthprober.schedule;
 
+import dev.cairn.commonmodel.delegation.DelegationZone;
 import dev.cairn.commonmodel.validation.Hostnames;
 import dev.cairn.healthprober.discovery.PeerDirectory;
 import dev.cairn.healthprober.dns.DnsLookup;
@@ -9,7 +10,6 @@ import dev.cairn.healthprober.host.HostPlan;
 import dev.cairn.healthprober.host.ProbeHosts;
 import dev.cairn.healthprober.kafka.Outbox;
 import dev.cairn.healthprober.kafka.TopologyView;
-import dev.cairn.healthprober.peer.DelegationZone;
 import dev.cairn.healthprober.peer.Peer;
 import dev.cairn.healthprober.peer.PeerSet;
 import dev.cairn.healthprober.probe.RecordType;

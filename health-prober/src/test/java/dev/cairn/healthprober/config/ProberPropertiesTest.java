@@ -3,7 +3,7 @@ package dev.cairn.healthprober.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cairn.healthprober.peer.DelegationZone;
+import dev.cairn.commonmodel.delegation.DelegationZone;
 import dev.cairn.healthprober.peer.ServerAddress;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import java.time.Duration;

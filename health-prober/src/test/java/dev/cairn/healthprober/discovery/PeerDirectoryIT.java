@@ -2,10 +2,10 @@ package dev.cairn.healthprober.discovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.commonmodel.delegation.DelegationZone;
 import dev.cairn.healthprober.dns.DnsClient;
 import dev.cairn.healthprober.dns.DnsLookup;
 import dev.cairn.healthprober.dns.TestDnsServer;
-import dev.cairn.healthprober.peer.DelegationZone;
 import dev.cairn.healthprober.peer.Peer;
 import dev.cairn.healthprober.peer.PeerSet;
 import dev.cairn.healthprober.peer.ServerAddress;

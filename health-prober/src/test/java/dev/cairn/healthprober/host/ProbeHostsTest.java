@@ -2,12 +2,12 @@ package dev.cairn.healthprober.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.commonmodel.delegation.DelegationZone;
 import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.GslbResourceRef;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.GslbStrategy;
 import dev.cairn.commonmodel.topology.RouteState;
-import dev.cairn.healthprober.peer.DelegationZone;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -565,7 +565,8 @@ class ProbeSchedulerIT {
               List.of(new Peer("eu", List.of(eu.address()))),
               new dev.cairn.healthprober.discovery.PeerDiscovery(
                   new DnsLookup(client, 64),
-                  List.of(new dev.cairn.healthprober.peer.DelegationZone("test", "cloud.test")),
+                  List.of(
+                      new dev.cairn.commonmodel.delegation.DelegationZone("test", "cloud.test")),
                   "gslb-ns-",
                   List.of("far"),
                   List.of(edge.address()),

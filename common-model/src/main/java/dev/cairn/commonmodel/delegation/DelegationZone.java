@@ -1,5 +1,6 @@
-package dev.cairn.healthprober.peer;
+package dev.cairn.commonmodel.delegation;
 
+import dev.cairn.commonmodel.validation.GeoTags;
 import dev.cairn.commonmodel.validation.Hostnames;
 import java.util.Optional;
 
@@ -51,7 +52,7 @@ public record DelegationZone(String parentZone, String loadBalancedZone) {
       return Optional.empty();
     }
     String tag = head.substring(prefix.length());
-    return Peer.isValidGeoTag(tag) ? Optional.of(tag) : Optional.empty();
+    return GeoTags.isValid(tag) ? Optional.of(tag) : Optional.empty();
   }
 
   private String dashedLabel() {
