@@ -205,6 +205,28 @@ class ChartTest {
   }
 
   @Test
+  void theWriterReadsTheResponderServiceOnlyWhenItsLoadBalancerIsTheGlue() {
+    Map<String, Object> values = with("global.publishDelegation", true);
+    values.put("global.dnsZones[0].parentZone", "example.com");
+
+    Role role = render(values).get(Role.class, RELEASE + "-record-writer-delegation");
+    assertThat(role.getRules().get(0).getResources()).containsExactly("services");
+    assertThat(role.getRules().get(0).getVerbs()).containsExactly("get", "list", "watch");
+
+    values.put("global.clusterExposedIPs[0]", "203.0.113.10");
+    assertThat(render(values).all(Role.class))
+        .noneMatch(r -> r.getMetadata().getName().endsWith("-delegation"));
+    assertThat(render().all(Role.class))
+        .noneMatch(r -> r.getMetadata().getName().endsWith("-delegation"));
+  }
+
+  @Test
+  void publishingTheDelegationNeedsEachZonesParent() {
+    assertThat(RenderedChart.failure(with("global.publishDelegation", true)))
+        .contains("zone cloud.example.com needs parentZone, because global.publishDelegation");
+  }
+
+  @Test
   void theResponderIsReachableOnPort53OverUdpAndTcp() {
     RenderedChart chart =
         render(

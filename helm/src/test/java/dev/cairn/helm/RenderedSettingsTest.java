@@ -123,6 +123,41 @@ class RenderedSettingsTest {
   }
 
   @Test
+  void theWriterPublishesTheDelegationWithTheResponderServiceAsItsGlue() throws IOException {
+    Map<String, Object> values = globals();
+    values.remove("global.clusterExposedIPs[0]");
+    values.remove("global.clusterExposedIPs[1]");
+    values.put("global.publishDelegation", true);
+    values.put("global.nsRecordTTL", 60);
+    values.put("global.extGslbsClusterGeoTags[1]", "ap");
+    ConfigurableEnvironment env = load(render(values), "record-writer");
+
+    WriterProperties.Delegation d =
+        Binder.get(env).bind("writer", WriterProperties.class).get().delegation();
+    assertThat(d.enabled()).isTrue();
+    assertThat(d.geoTag()).isEqualTo("eu");
+    assertThat(d.peerGeoTags()).containsExactly("us", "ap");
+    assertThat(d.zones())
+        .extracting(z -> z.parentZone() + " " + z.loadBalancedZone())
+        .containsExactly("example.com cloud.example.com", "example.org cloud.example.org");
+    assertThat(d.addresses()).isEmpty();
+    assertThat(d.service()).isEqualTo("cairn-system/cairn-dns-responder-dns");
+    assertThat(d.ttl()).isEqualTo(Duration.ofSeconds(60));
+  }
+
+  @Test
+  void theDelegationsGlueIsTheClustersExposedIpsWhenSet() throws IOException {
+    Map<String, Object> values = globals();
+    values.put("global.publishDelegation", true);
+    ConfigurableEnvironment env = load(render(values), "record-writer");
+
+    WriterProperties.Delegation d =
+        Binder.get(env).bind("writer", WriterProperties.class).get().delegation();
+    assertThat(d.addresses()).containsExactly("203.0.113.10", "2001:db8::10");
+    assertThat(d.service()).isNull();
+  }
+
+  @Test
   void theResponderServesEveryZoneOnAllAddresses() throws IOException {
     ConfigurableEnvironment env = load(render(globals()), "dns-responder");
 

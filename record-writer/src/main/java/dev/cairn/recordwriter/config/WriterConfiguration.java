@@ -5,6 +5,8 @@ import dev.cairn.commonmodel.Topics;
 import dev.cairn.commonmodel.codec.CairnJson;
 import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
+import dev.cairn.recordwriter.delegation.DelegationPublisher;
+import dev.cairn.recordwriter.delegation.DelegationRecords;
 import dev.cairn.recordwriter.health.DecisionsHealthIndicator;
 import dev.cairn.recordwriter.health.DnsEndpointsHealthIndicator;
 import dev.cairn.recordwriter.health.GslbStatusHealthIndicator;
@@ -25,6 +27,7 @@ import dev.cairn.recordwriter.kube.GslbCache;
 import dev.cairn.recordwriter.kube.GslbStore;
 import dev.cairn.recordwriter.kube.IngressStore;
 import dev.cairn.recordwriter.kube.ObjectCache;
+import dev.cairn.recordwriter.kube.ServiceAddresses;
 import dev.cairn.recordwriter.kube.WriteRateLimiter;
 import dev.cairn.recordwriter.leader.LeaderElection;
 import dev.cairn.recordwriter.lifecycle.WriterLifecycle;
@@ -298,6 +301,37 @@ public class WriterConfiguration {
   }
 
   @Bean
+  DelegationPublisher delegationPublisher(
+      KubernetesClient client, WriterProperties properties, RecordReconciler reconciler) {
+    WriterProperties.Delegation d = properties.delegation();
+    if (!d.enabled()) {
+      return DelegationPublisher.disabled();
+    }
+    String own = client.getNamespace() == null ? "default" : client.getNamespace();
+    String namespace = d.namespace() == null || d.namespace().isBlank() ? own : d.namespace();
+    ServiceAddresses service = null;
+    if (d.addresses().isEmpty()) {
+      String ref = d.service().strip();
+      int slash = ref.indexOf('/');
+      service =
+          slash < 0
+              ? new ServiceAddresses(client, own, ref)
+              : new ServiceAddresses(client, ref.substring(0, slash), ref.substring(slash + 1));
+    }
+    return new DelegationPublisher(
+        new DelegationRecords.Spec(
+            namespace,
+            d.zones(),
+            d.gluePrefix(),
+            d.geoTag(),
+            d.peerGeoTags(),
+            d.ttl().getSeconds()),
+        d.addresses(),
+        service,
+        reconciler::onDecision);
+  }
+
+  @Bean
   StateFeed<TargetDecision> decisionsFeed(
       KafkaConnectionDetails connection,
       KafkaProperties kafka,
@@ -487,6 +521,7 @@ public class WriterConfiguration {
       StateFeed<GslbStatus> statusFeed,
       EmbeddedIngressReconciler ingressReconciler,
       IngressAnnotationReconciler annotationReconciler,
+      DelegationPublisher delegation,
       WriteScheduler scheduler,
       EventWriter events,
       LeaderElection election,
@@ -500,6 +535,7 @@ public class WriterConfiguration {
         statusFeed,
         properties.embeddedIngress().enabled() ? ingressReconciler : null,
         properties.ingressAnnotations().enabled() ? annotationReconciler : null,
+        delegation,
         scheduler,
         events,
         election);

@@ -1,8 +1,15 @@
 package dev.cairn.recordwriter.config;
 
 import dev.cairn.commonmodel.TopicSettings;
+import dev.cairn.commonmodel.delegation.DelegationZone;
+import dev.cairn.commonmodel.validation.GeoTags;
+import dev.cairn.commonmodel.validation.Hostnames;
+import dev.cairn.commonmodel.validation.IpLiteral;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -29,6 +36,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     resourceRef, as k8gb creates it
  * @param ingressAnnotations the Gslb created for an Ingress annotated {@code k8gb.io/strategy}, as
  *     k8gb creates it
+ * @param delegation the zone delegation published for external-dns to push to the edge DNS, as k8gb
+ *     publishes it
  */
 @ConfigurationProperties(prefix = "writer")
 public record WriterProperties(
@@ -43,7 +52,8 @@ public record WriterProperties(
     @DefaultValue("cairn-record-writer") String fieldManager,
     @DefaultValue Events events,
     @DefaultValue EmbeddedIngress embeddedIngress,
-    @DefaultValue IngressAnnotations ingressAnnotations) {
+    @DefaultValue IngressAnnotations ingressAnnotations,
+    @DefaultValue Delegation delegation) {
 
   public WriterProperties {
     if (resyncPeriod == null || resyncPeriod.isZero() || resyncPeriod.isNegative()) {
@@ -176,6 +186,124 @@ public record WriterProperties(
    *     creates them); Gslbs created before are left as they are
    */
   public record IngressAnnotations(@DefaultValue("true") boolean enabled) {}
+
+  /**
+   * The zone delegation k8gb publishes for external-dns (k8gb.md §7.2, k8gb's {@code
+   * extdns.enabled}): per zone, a DNSEndpoint {@code k8gb-ns-extdns-<zone>} labelled {@code
+   * k8gb.io/dnstype=extdns} with the zone's NS records (this cluster's and the peers' name servers,
+   * {@code <glue-prefix><geo-tag>-<zone>.<parent>}) and this cluster's name server's addresses as
+   * glue.
+   *
+   * @param enabled whether to publish it
+   * @param zones the delegated zones ({@code parent-zone}, {@code load-balanced-zone})
+   * @param gluePrefix the prefix of the name server names (k8gb's {@code GLUEA_PREFIX})
+   * @param geoTag this cluster's geo tag
+   * @param peerGeoTags the other clusters' geo tags (k8gb's {@code EXT_GSLB_CLUSTERS_GEO_TAGS})
+   * @param addresses this cluster's name server addresses (the dns-responder's), IPv4 and IPv6
+   * @param service the dns-responder's Service whose load-balancer addresses are this cluster's
+   *     name server addresses, {@code name} (in the writer's namespace) or {@code namespace/name};
+   *     used when {@code addresses} is empty
+   * @param namespace where the DNSEndpoints go; default the writer's own namespace
+   * @param ttl the TTL of the NS and glue records (k8gb's {@code NS_RECORD_TTL})
+   */
+  public record Delegation(
+      @DefaultValue("false") boolean enabled,
+      @DefaultValue List<DelegationZone> zones,
+      @DefaultValue("gslb-ns-") String gluePrefix,
+      String geoTag,
+      @DefaultValue List<String> peerGeoTags,
+      @DefaultValue List<String> addresses,
+      String service,
+      String namespace,
+      @DefaultValue("30s") Duration ttl) {
+
+    private static final Pattern GLUE_PREFIX = Pattern.compile("[A-Za-z0-9-]*");
+
+    public Delegation {
+      if (enabled) {
+        check(zones, gluePrefix, geoTag, peerGeoTags, addresses, service, ttl);
+      }
+    }
+
+    private static void check(
+        List<DelegationZone> zones,
+        String gluePrefix,
+        String geoTag,
+        List<String> peerGeoTags,
+        List<String> addresses,
+        String service,
+        Duration ttl) {
+      List<String> problems = new ArrayList<>();
+      if (zones.isEmpty()) {
+        problems.add("writer.delegation.zones needs at least one zone");
+      }
+      if (gluePrefix == null || !GLUE_PREFIX.matcher(gluePrefix).matches()) {
+        problems.add(
+            "writer.delegation.glue-prefix may hold only letters, digits and '-', got '"
+                + gluePrefix
+                + "'");
+      }
+      if (!GeoTags.isValid(geoTag)) {
+        problems.add(
+            "writer.delegation.geo-tag is required: this cluster's geo tag (letters, digits, '-'),"
+                + " got '"
+                + geoTag
+                + "'");
+      }
+      for (int i = 0; i < peerGeoTags.size(); i++) {
+        if (!GeoTags.isValid(peerGeoTags.get(i))) {
+          problems.add(
+              "writer.delegation.peer-geo-tags["
+                  + i
+                  + "] is not a geo tag: '"
+                  + peerGeoTags.get(i)
+                  + "'");
+        }
+      }
+      for (int i = 0; i < addresses.size(); i++) {
+        if (IpLiteral.parse(addresses.get(i)).isEmpty()) {
+          problems.add(
+              "writer.delegation.addresses["
+                  + i
+                  + "] is not an IPv4 or IPv6 literal: '"
+                  + addresses.get(i)
+                  + "'");
+        }
+      }
+      if (addresses.isEmpty() && (service == null || service.isBlank())) {
+        problems.add(
+            "writer.delegation needs addresses or service: this cluster's name server addresses,"
+                + " or the dns-responder Service that has them");
+      }
+      if (ttl == null || ttl.isNegative() || ttl.getSeconds() < 1 || ttl.getNano() != 0) {
+        problems.add("writer.delegation.ttl must be whole seconds, at least 1s, got " + ttl);
+      }
+      if (problems.isEmpty() && GeoTags.isValid(geoTag)) {
+        for (DelegationZone zone : zones) {
+          for (String tag : peerGeoTagsAnd(geoTag, peerGeoTags)) {
+            String ns = zone.nsName(gluePrefix, tag);
+            if (Hostnames.check("ns", ns).isPresent()) {
+              problems.add(
+                  "writer.delegation: the name server name '"
+                      + ns
+                      + "' of zone "
+                      + zone.loadBalancedZone()
+                      + " is not a valid host name (too long?)");
+            }
+          }
+        }
+      }
+      if (!problems.isEmpty()) {
+        throw new IllegalArgumentException(String.join("; ", problems));
+      }
+    }
+
+    private static List<String> peerGeoTagsAnd(String own, List<String> peers) {
+      List<String> all = new ArrayList<>(peers);
+      all.add(own);
+      return all;
+    }
+  }
 
   /**
    * The token bucket of API writes (DNSEndpoint creates, updates and deletes, and Gslb status

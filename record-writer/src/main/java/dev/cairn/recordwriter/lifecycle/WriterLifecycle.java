@@ -2,6 +2,7 @@ package dev.cairn.recordwriter.lifecycle;
 
 import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
+import dev.cairn.recordwriter.delegation.DelegationPublisher;
 import dev.cairn.recordwriter.kafka.StateFeed;
 import dev.cairn.recordwriter.kube.DnsEndpointStore;
 import dev.cairn.recordwriter.kube.EventWriter;
@@ -43,6 +44,7 @@ public final class WriterLifecycle implements SmartLifecycle {
   private final StateFeed<GslbStatus> statusFeed;
   private final EmbeddedIngressReconciler ingressReconciler;
   private final IngressAnnotationReconciler annotationReconciler;
+  private final DelegationPublisher delegation;
   private final WriteScheduler scheduler;
   private final EventWriter events;
   private final LeaderElection election;
@@ -62,6 +64,7 @@ public final class WriterLifecycle implements SmartLifecycle {
       StateFeed<GslbStatus> statusFeed,
       EmbeddedIngressReconciler ingressReconciler,
       IngressAnnotationReconciler annotationReconciler,
+      DelegationPublisher delegation,
       WriteScheduler scheduler,
       EventWriter events,
       LeaderElection election) {
@@ -73,6 +76,7 @@ public final class WriterLifecycle implements SmartLifecycle {
     this.statusFeed = statusFeed;
     this.ingressReconciler = ingressReconciler;
     this.annotationReconciler = annotationReconciler;
+    this.delegation = delegation;
     this.scheduler = scheduler;
     this.events = events;
     this.election = election;
@@ -107,6 +111,9 @@ public final class WriterLifecycle implements SmartLifecycle {
     if (annotationReconciler != null) {
       annotationReconciler.start();
     }
+    // Before the decisions topic: the delegation is part of the first full view of what Cairn
+    // publishes, so the resync after it never deletes the published one as an orphan.
+    delegation.start();
     feed.start();
     statusFeed.start();
     election.start();
@@ -133,6 +140,7 @@ public final class WriterLifecycle implements SmartLifecycle {
       annotationReconciler.stop(LAMEDUCK_TIMEOUT);
     }
     scheduler.stop(LAMEDUCK_TIMEOUT);
+    delegation.stop();
     events.close();
     election.stop();
     feed.close();

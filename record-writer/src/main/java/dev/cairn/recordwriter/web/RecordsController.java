@@ -2,6 +2,7 @@ package dev.cairn.recordwriter.web;
 
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.validation.Problem;
+import dev.cairn.recordwriter.delegation.DelegationPublisher;
 import dev.cairn.recordwriter.kafka.StateFeed;
 import dev.cairn.recordwriter.kube.DnsEndpointCache;
 import dev.cairn.recordwriter.kube.DnsEndpointMapper;
@@ -36,17 +37,20 @@ public final class RecordsController {
   private final DnsEndpointCache cache;
   private final DnsEndpointMapper mapper;
   private final StateFeed<TargetDecision> feed;
+  private final DelegationPublisher delegation;
 
   /** Explains from these parts. */
   public RecordsController(
       RecordReports reports,
       DnsEndpointCache cache,
       DnsEndpointMapper mapper,
-      StateFeed<TargetDecision> feed) {
+      StateFeed<TargetDecision> feed,
+      DelegationPublisher delegation) {
     this.reports = reports;
     this.cache = cache;
     this.mapper = mapper;
     this.feed = feed;
+    this.delegation = delegation;
   }
 
   /**
@@ -135,6 +139,9 @@ public final class RecordsController {
 
   private DecisionView decision(String source) {
     TargetDecision d = feed.get(source);
+    if (d == null) {
+      d = delegation.decision(source);
+    }
     Problem invalid = reports.invalidDecisions().get(source);
     if (d == null) {
       return new DecisionView(
