@@ -12,9 +12,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Feeds the zone delegation ({@link DelegationRecords}) to the record loop as decisions of its own,
- * next to the engine's: once at start, before the decisions topic is read (so the published
- * delegation is never taken for an orphan), and again whenever the name server addresses change
- * (the dns-responder Service's load-balancer addresses, when those are the source).
+ * next to the engine's: once at start, before the decisions topic is read and before the writer may
+ * write (so the published delegation is never taken for an orphan), and again whenever the name
+ * server addresses change (the dns-responder Service's load-balancer addresses, when those are the
+ * source).
  */
 public final class DelegationPublisher {
 

@@ -111,8 +111,9 @@ public final class WriterLifecycle implements SmartLifecycle {
     if (annotationReconciler != null) {
       annotationReconciler.start();
     }
-    // Before the decisions topic: the delegation is part of the first full view of what Cairn
-    // publishes, so the resync after it never deletes the published one as an orphan.
+    // Before the decisions topic and the election (nothing is written before the election): the
+    // delegation is part of the first full view of what Cairn publishes, so no resync takes the
+    // published one for an orphan.
     delegation.start();
     feed.start();
     statusFeed.start();
