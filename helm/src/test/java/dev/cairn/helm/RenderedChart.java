@@ -2,6 +2,7 @@ package dev.cairn.helm;
 
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
@@ -118,10 +119,7 @@ final class RenderedChart {
 
   /** The {@code <service>.yaml} the chart writes for a service, as a map. */
   Map<String, Object> settings(String service) {
-    String text =
-        get(io.fabric8.kubernetes.api.model.ConfigMap.class, RELEASE + "-" + service)
-            .getData()
-            .get(service + ".yaml");
+    String text = get(ConfigMap.class, RELEASE + "-" + service).getData().get(service + ".yaml");
     return new Yaml().load(text);
   }
 
@@ -130,9 +128,7 @@ final class RenderedChart {
   }
 
   String settingsText(String service, String release) {
-    return get(io.fabric8.kubernetes.api.model.ConfigMap.class, release + "-" + service)
-        .getData()
-        .get(service + ".yaml");
+    return get(ConfigMap.class, release + "-" + service).getData().get(service + ".yaml");
   }
 
   /**

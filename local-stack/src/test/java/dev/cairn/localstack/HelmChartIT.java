@@ -1,6 +1,7 @@
 package dev.cairn.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 import static org.awaitility.Awaitility.await;
 
 import com.marcnuri.helm.Helm;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -102,7 +104,7 @@ class HelmChartIT {
       p.destroy();
     }
     for (Process p : processes) {
-      if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+      if (!p.waitFor(20, TimeUnit.SECONDS)) {
         p.destroyForcibly();
       }
     }
@@ -335,7 +337,7 @@ class HelmChartIT {
             .get();
     assertThat(gslb.getMetadata().getOwnerReferences())
         .extracting("kind", "name")
-        .containsExactly(org.assertj.core.groups.Tuple.tuple("Ingress", "shop"));
+        .containsExactly(tuple("Ingress", "shop"));
     assertThat(String.valueOf(gslb.getAdditionalProperties().get("spec")))
         .contains("resourceRef={apiVersion=networking.k8s.io/v1, kind=Ingress, name=shop}")
         .contains("type=roundRobin");

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.LoadBalancerIngressBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.ServiceStatusBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -181,7 +182,7 @@ class DelegationIT {
     Service s =
         api.client().services().inNamespace("default").withName("cairn-dns-responder-dns").get();
     s.setStatus(
-        new io.fabric8.kubernetes.api.model.ServiceStatusBuilder()
+        new ServiceStatusBuilder()
             .withNewLoadBalancer()
             .withIngress(new LoadBalancerIngressBuilder().withIp(ip).build())
             .endLoadBalancer()

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -251,7 +252,7 @@ class IngressAnnotationsIT {
   }
 
   private GenericKubernetesResource awaitGslb(
-      String ns, String name, java.util.function.Predicate<Map<String, Object>> spec) {
+      String ns, String name, Predicate<Map<String, Object>> spec) {
     return await()
         .atMost(WAIT)
         .until(() -> api.getGslb(ns, name), g -> g != null && spec.test(spec(g)));

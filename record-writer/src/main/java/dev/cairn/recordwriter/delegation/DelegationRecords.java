@@ -8,6 +8,7 @@ import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.delegation.DelegationZone;
 import dev.cairn.commonmodel.validation.IpLiteral;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -111,8 +112,7 @@ public final class DelegationRecords {
       if (!v6.isEmpty()) {
         records.add(DnsRecord.of(own, "AAAA", spec.ttlSeconds(), v6));
       }
-      records.sort(
-          java.util.Comparator.comparing(DnsRecord::dnsName).thenComparing(DnsRecord::recordType));
+      records.sort(Comparator.comparing(DnsRecord::dnsName).thenComparing(DnsRecord::recordType));
       boolean known = !v4.isEmpty() || !v6.isEmpty();
       String name = objectName(zone);
       decisions.add(

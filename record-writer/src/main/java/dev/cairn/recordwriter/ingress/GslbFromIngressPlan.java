@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * k8gb's Ingress-annotation mode (k8gb.md §1.6): an Ingress annotated {@value #STRATEGY} that is
@@ -248,9 +249,8 @@ public record GslbFromIngressPlan(
     List<OwnerRef> owners =
         live == null
             ? List.of(controller)
-            : java.util.stream.Stream.concat(
-                    live.owners().stream().filter(o -> !o.controller()),
-                    java.util.stream.Stream.of(controller))
+            : Stream.concat(
+                    live.owners().stream().filter(o -> !o.controller()), Stream.of(controller))
                 .toList();
     return new Body(live == null ? Map.of() : live.labels(), Map.copyOf(annotations), owners, spec);
   }
