@@ -57,6 +57,26 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end -}}
 {{- end -}}
 
+{{/*
+The name server names of a delegated zone, one per cluster (this one and the peers, sorted), as
+k8gb names them: <glueAPrefix><geoTag>-<zone without the parent, dots as dashes>.<parent>
+(DelegationZone.nsName). Call with (dict "zone" <a dnsZones entry> "global" .Values.global);
+renders a JSON list.
+*/}}
+{{- define "cairn.nsNames" -}}
+{{- $g := .global -}}
+{{- $zone := .zone -}}
+{{- $tags := list $g.clusterGeoTag -}}
+{{- range $g.extGslbsClusterGeoTags }}{{ $tags = append $tags . }}{{ end -}}
+{{- range $g.peers }}{{ $tags = append $tags .geoTag }}{{ end -}}
+{{- $label := trimSuffix (printf ".%s" $zone.parentZone) $zone.loadBalancedZone | replace "." "-" -}}
+{{- $names := list -}}
+{{- range ($tags | uniq) }}
+{{- $names = append $names (printf "%s%s-%s.%s" $g.glueAPrefix . $label $zone.parentZone) -}}
+{{- end -}}
+{{- toJson ($names | sortAlpha) -}}
+{{- end -}}
+
 {{- define "cairn.requiredGeoTag" -}}
 {{- required (printf "global.clusterGeoTag is required by %s: this cluster's geo tag (k8gb clusterGeoTag), e.g. --set global.clusterGeoTag=eu" .Chart.Name) .Values.global.clusterGeoTag -}}
 {{- end -}}

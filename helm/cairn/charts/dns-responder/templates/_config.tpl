@@ -15,5 +15,12 @@ responder:
       {{- with .dnsZoneNegTTL }}
       negative-ttl: {{ printf "%vs" . | quote }}
       {{- end }}
+      {{- if and .parentZone $g.clusterGeoTag }}
+      {{- /* The apex NS are the names the parent delegates to, as in k8gb. */}}
+      ns:
+        {{- range (include "cairn.nsNames" (dict "zone" . "global" $g) | fromJsonArray) }}
+        - name: {{ . | quote }}
+        {{- end }}
+      {{- end }}
     {{- end }}
 {{- end -}}

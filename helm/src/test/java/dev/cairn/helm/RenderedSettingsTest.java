@@ -3,6 +3,7 @@ package dev.cairn.helm;
 import static dev.cairn.helm.RenderedChart.render;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.commonmodel.delegation.DelegationZone;
 import dev.cairn.dnsresponder.config.ResponderProperties;
 import dev.cairn.healthprober.config.ProberProperties;
 import dev.cairn.recordwriter.config.WriterProperties;
@@ -170,6 +171,27 @@ class RenderedSettingsTest {
         .containsExactly("cloud.example.com PT5M", "cloud.example.org PT30S");
     assertThat(p.snapshotFile()).isEqualTo(Path.of("/var/lib/cairn/dns-responder/snapshot.json"));
     assertThat(env.getProperty("spring.kafka.bootstrap-servers")).isNull();
+  }
+
+  @Test
+  void theResponderNamesTheSameNameServersTheParentDelegatesTo() throws IOException {
+    Map<String, Object> values = globals();
+    values.put("global.dnsZones[0].loadBalancedZone", "k8gb-test.gslb.cloud.example.com");
+    values.put("global.dnsZones[0].parentZone", "cloud.example.com");
+    values.put("global.extGslbsClusterGeoTags[1]", "ap");
+    ConfigurableEnvironment env = load(render(values), "dns-responder");
+
+    ResponderProperties p = Binder.get(env).bind("responder", ResponderProperties.class).get();
+    DelegationZone zone =
+        new DelegationZone("cloud.example.com", "k8gb-test.gslb.cloud.example.com");
+    assertThat(p.zones().get(0).ns())
+        .extracting(ns -> ns.name())
+        .as("the chart's names are DelegationZone's, as the prober and the writer compute them")
+        .containsExactly(
+            zone.nsName("gslb-ns-", "ap"),
+            zone.nsName("gslb-ns-", "eu"),
+            zone.nsName("gslb-ns-", "us"))
+        .contains("gslb-ns-us-k8gb-test-gslb.cloud.example.com");
   }
 
   @Test
