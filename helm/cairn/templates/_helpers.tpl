@@ -58,6 +58,17 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end -}}
 
 {{/*
+The other clusters' geo tags, from extGslbsClusterGeoTags and peers, each once. Call with
+.Values.global; renders a JSON list.
+*/}}
+{{- define "cairn.peerGeoTags" -}}
+{{- $tags := list -}}
+{{- range .extGslbsClusterGeoTags }}{{ $tags = append $tags . }}{{ end -}}
+{{- range .peers }}{{ $tags = append $tags .geoTag }}{{ end -}}
+{{- toJson ($tags | uniq) -}}
+{{- end -}}
+
+{{/*
 The name server names of a delegated zone, one per cluster (this one and the peers, sorted), as
 k8gb names them: <glueAPrefix><geoTag>-<zone without the parent, dots as dashes>.<parent>
 (DelegationZone.nsName). Call with (dict "zone" <a dnsZones entry> "global" .Values.global);
@@ -66,9 +77,7 @@ renders a JSON list.
 {{- define "cairn.nsNames" -}}
 {{- $g := .global -}}
 {{- $zone := .zone -}}
-{{- $tags := list $g.clusterGeoTag -}}
-{{- range $g.extGslbsClusterGeoTags }}{{ $tags = append $tags . }}{{ end -}}
-{{- range $g.peers }}{{ $tags = append $tags .geoTag }}{{ end -}}
+{{- $tags := prepend (include "cairn.peerGeoTags" $g | fromJsonArray) $g.clusterGeoTag -}}
 {{- $label := trimSuffix (printf ".%s" $zone.parentZone) $zone.loadBalancedZone | replace "." "-" -}}
 {{- $names := list -}}
 {{- range ($tags | uniq) }}

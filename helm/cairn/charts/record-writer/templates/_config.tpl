@@ -14,10 +14,7 @@ writer:
     geo-tag: {{ include "cairn.requiredGeoTag" . | quote }}
     glue-prefix: {{ $g.glueAPrefix | quote }}
     ttl: {{ printf "%vs" $g.nsRecordTTL | quote }}
-    {{- $peers := list }}
-    {{- range $g.extGslbsClusterGeoTags }}{{ $peers = append $peers . }}{{ end }}
-    {{- range $g.peers }}{{ $peers = append $peers .geoTag }}{{ end }}
-    peer-geo-tags: {{ toJson ($peers | uniq) }}
+    peer-geo-tags: {{ include "cairn.peerGeoTags" $g }}
     {{- if $g.clusterExposedIPs }}
     addresses: {{ toJson $g.clusterExposedIPs }}
     {{- else }}
