@@ -99,7 +99,8 @@ public final class GoldenRecords {
             "external-dns.alpha.kubernetes.io/hostname", "shop.example.org"),
         List.of(BAD_HOSTNAME),
         new RouteState.Controller(
-            "k8gb.io/v1beta1", "Gslb", "storefront", "5a4f0e1d-2c3b-4a7b-9f6e-1d8c2a3f5e0b"));
+            "k8gb.io/v1beta1", "Gslb", "storefront", "5a4f0e1d-2c3b-4a7b-9f6e-1d8c2a3f5e0b"),
+        Map.of("app.kubernetes.io/name", "storefront", "tier", "web"));
   }
 
   /** {@code ServiceState.json}. */
@@ -117,7 +118,8 @@ public final class GoldenRecords {
             new Problem(
                 "status.loadBalancer.ingress[2].ip",
                 "010.0.0.1",
-                "not a strict IPv4 or IPv6 address literal")));
+                "not a strict IPv4 or IPv6 address literal")),
+        Map.of("app.kubernetes.io/name", "storefront"));
   }
 
   /** {@code ServiceEndpoints.json}. */

@@ -118,7 +118,9 @@ class LeaderFailoverIT {
       kube.nodes().withName("node-b").delete();
       kube.resource(Fixtures.service("shop", "web", "NodePort", null)).update();
       Service api = kube.services().inNamespace("shop").withName("api").get();
-      api.getMetadata().setLabels(Map.of("team", "payments"));
+      // An annotation no rule reads changes nothing published (a label would: schema 1.3 carries
+      // them for resourceRef selectors).
+      api.getMetadata().setAnnotations(Map.of("team.example.com/owner", "payments"));
       kube.resource(api).update();
 
       try (RunningWatcher watcher = RunningWatcher.start(cluster, prefix)) {

@@ -30,6 +30,9 @@ import java.util.Objects;
  * @param controller the object's controller owner reference ({@code metadata.ownerReferences[]}
  *     with {@code controller: true}), {@code null} when it has none: which Gslb an Ingress created
  *     from a Gslb's {@code spec.ingress} belongs to. Since schema 1.2
+ * @param labels the object's labels ({@code metadata.labels}), all of them: a Gslb's resourceRef
+ *     may select its Ingress or HTTPRoute by label (k8gb.md §3.1). Since schema 1.3; empty in a
+ *     record of an older schema
  */
 public record RouteState(
     String kind,
@@ -43,7 +46,8 @@ public record RouteState(
     List<String> loadBalancerHostnames,
     Map<String, String> annotations,
     List<Problem> problems,
-    Controller controller) {
+    Controller controller,
+    Map<String, String> labels) {
 
   /**
    * A controller owner reference.
@@ -72,6 +76,37 @@ public record RouteState(
     loadBalancerHostnames = Copies.list(loadBalancerHostnames);
     annotations = Copies.sortedMap(annotations);
     problems = Copies.list(problems);
+    labels = Copies.sortedMap(labels);
+  }
+
+  /** A route without labels. */
+  public RouteState(
+      String kind,
+      String apiVersion,
+      String namespace,
+      String name,
+      String uid,
+      List<String> hostnames,
+      List<BackendRef> backends,
+      List<String> loadBalancerIps,
+      List<String> loadBalancerHostnames,
+      Map<String, String> annotations,
+      List<Problem> problems,
+      Controller controller) {
+    this(
+        kind,
+        apiVersion,
+        namespace,
+        name,
+        uid,
+        hostnames,
+        backends,
+        loadBalancerIps,
+        loadBalancerHostnames,
+        annotations,
+        problems,
+        controller,
+        Map.of());
   }
 
   /** A route without a load-balancer status (every HTTPRoute; an Ingress not yet exposed). */
@@ -97,7 +132,8 @@ public record RouteState(
         List.of(),
         annotations,
         problems,
-        null);
+        null,
+        Map.of());
   }
 
   /** The stable id of this route. */

@@ -20,6 +20,9 @@ import java.util.Objects;
  * @param ports the service ports
  * @param annotations the Cairn-relevant annotations only
  * @param problems what could not be normalised, each naming the field and value
+ * @param labels the Service's labels ({@code metadata.labels}), all of them: a Gslb's resourceRef
+ *     may select its Service by label (k8gb.md §3.1). Since schema 1.3; empty in a record of an
+ *     older schema
  */
 public record ServiceState(
     String namespace,
@@ -30,7 +33,8 @@ public record ServiceState(
     List<String> loadBalancerHostnames,
     List<ServicePort> ports,
     Map<String, String> annotations,
-    List<Problem> problems) {
+    List<Problem> problems,
+    Map<String, String> labels) {
 
   public ServiceState {
     Objects.requireNonNull(namespace, "namespace");
@@ -40,6 +44,31 @@ public record ServiceState(
     ports = Copies.list(ports);
     annotations = Copies.sortedMap(annotations);
     problems = Copies.list(problems);
+    labels = Copies.sortedMap(labels);
+  }
+
+  /** A Service without labels. */
+  public ServiceState(
+      String namespace,
+      String name,
+      String uid,
+      String type,
+      List<String> loadBalancerIps,
+      List<String> loadBalancerHostnames,
+      List<ServicePort> ports,
+      Map<String, String> annotations,
+      List<Problem> problems) {
+    this(
+        namespace,
+        name,
+        uid,
+        type,
+        loadBalancerIps,
+        loadBalancerHostnames,
+        ports,
+        annotations,
+        problems,
+        Map.of());
   }
 
   /** The stable id of this Service. */

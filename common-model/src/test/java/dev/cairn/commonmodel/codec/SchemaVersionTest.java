@@ -49,10 +49,10 @@ class SchemaVersionTest {
   }
 
   @Test
-  void theCurrentVersionIsOneTwoInTheHeader() {
+  void theCurrentVersionIsOneThreeInTheHeader() {
     assertThat(SchemaVersion.HEADER).isEqualTo("cairn-schema-version");
-    assertThat(SchemaVersion.CURRENT).hasToString("1.2");
+    assertThat(SchemaVersion.CURRENT).hasToString("1.3");
     assertThat(new String(SchemaVersion.CURRENT.toHeader(), StandardCharsets.UTF_8))
-        .isEqualTo("1.2");
+        .isEqualTo("1.3");
   }
 }

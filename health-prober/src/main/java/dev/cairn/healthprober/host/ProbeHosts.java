@@ -4,6 +4,7 @@ import dev.cairn.commonmodel.ObjectRef;
 import dev.cairn.commonmodel.delegation.DelegationZone;
 import dev.cairn.commonmodel.topology.GslbResourceRef;
 import dev.cairn.commonmodel.topology.GslbState;
+import dev.cairn.commonmodel.topology.LabelSelectors;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.validation.Hostnames;
 import dev.cairn.commonmodel.validation.Problem;
@@ -28,7 +29,9 @@ import java.util.TreeSet;
  *       to the Gslb's): that route's hostnames from {@code cairn.topology.routes};
  *   <li>{@code resourceRef} to a {@code Service}, {@code TCPRoute} or {@code UDPRoute}: the Gslb's
  *       {@code k8gb.io/hostname} annotation;
- *   <li>a label selector cannot be matched, because route states carry no labels: reported;
+ *   <li>{@code resourceRef} to an {@code Ingress} or {@code HTTPRoute} by labels: the one route of
+ *       that kind in the namespace whose labels the selector matches (none or several: reported, as
+ *       k8gb requires exactly one);
  *   <li>other kinds (GRPCRoute, TLSRoute, VirtualService) are not on the routes topic: reported.
  * </ul>
  *
@@ -61,8 +64,10 @@ public final class ProbeHosts {
       Collection<DelegationZone> zones,
       Duration defaultThreshold) {
     Map<String, RouteState> routesByKey = new HashMap<>();
+    Map<String, List<RouteState>> routesByGroup = new HashMap<>();
     for (RouteState r : routes) {
       routesByKey.put(r.ref().key(), r);
+      routesByGroup.computeIfAbsent(group(r.kind(), r.namespace()), g -> new ArrayList<>()).add(r);
     }
     TreeMap<String, NavigableSet<Duration>> thresholds = new TreeMap<>();
     List<Finding> findings = new ArrayList<>();
@@ -71,7 +76,7 @@ public final class ProbeHosts {
     for (GslbState gslb : sorted) {
       String object = gslb.ref().key();
       Duration threshold = threshold(gslb, defaultThreshold);
-      for (Candidate c : candidates(gslb, routesByKey, findings)) {
+      for (Candidate c : candidates(gslb, routesByKey, routesByGroup, findings)) {
         Optional<Problem> problem = checkHost(c.field(), c.host(), zones);
         if (problem.isPresent()) {
           findings.add(new Finding(object, problem.get()));
@@ -93,7 +98,10 @@ public final class ProbeHosts {
 
   /** The hosts of one Gslb as written, each with the field it came from. */
   static List<Candidate> candidates(
-      GslbState gslb, Map<String, RouteState> routesByKey, List<Finding> findings) {
+      GslbState gslb,
+      Map<String, RouteState> routesByKey,
+      Map<String, List<RouteState>> routesByGroup,
+      List<Finding> findings) {
     String object = gslb.ref().key();
     GslbResourceRef ref = gslb.resourceRef();
     List<Candidate> out = new ArrayList<>();
@@ -120,15 +128,43 @@ public final class ProbeHosts {
     String kind = ref.kind() == null ? "" : ref.kind();
     switch (kind) {
       case "Ingress", "HTTPRoute" -> {
-        if (ref.name() == null || ref.name().isBlank()) {
-          findings.add(new Finding(object, selectorNotSupported(ref)));
-          return out;
-        }
         String namespace =
             ref.namespace() == null || ref.namespace().isBlank()
                 ? gslb.namespace()
                 : ref.namespace();
-        String key = ObjectRef.of(kind, namespace, ref.name()).key();
+        String name = ref.name();
+        if (name == null || name.isBlank()) {
+          if (!LabelSelectors.selectsByLabels(ref)) {
+            findings.add(
+                new Finding(object, new Problem("spec.resourceRef.name", name, "names no object")));
+            return out;
+          }
+          String selector = LabelSelectors.describe(ref);
+          List<RouteState> selected =
+              LabelSelectors.select(
+                  ref,
+                  routesByGroup.getOrDefault(group(kind, namespace), List.of()),
+                  RouteState::labels,
+                  RouteState::name);
+          if (selected.size() != 1) {
+            findings.add(
+                new Finding(
+                    object,
+                    new Problem(
+                        "spec.resourceRef",
+                        selector,
+                        "selects "
+                            + selected.size()
+                            + " "
+                            + kind
+                            + " objects in namespace "
+                            + namespace
+                            + " on the routes topic; it must select exactly one")));
+            return out;
+          }
+          name = selected.get(0).name();
+        }
+        String key = ObjectRef.of(kind, namespace, name).key();
         RouteState route = routesByKey.get(key);
         if (route == null) {
           findings.add(
@@ -177,19 +213,14 @@ public final class ProbeHosts {
                   new Problem(
                       "spec.resourceRef.kind",
                       kind,
-                      "not supported by the prober: only Ingress, HTTPRoute (by name), Service,"
+                      "not supported by the prober: only Ingress, HTTPRoute, Service,"
                           + " TCPRoute and UDPRoute have hosts on the topology topics")));
     }
     return out;
   }
 
-  private static Problem selectorNotSupported(GslbResourceRef ref) {
-    return new Problem(
-        "spec.resourceRef",
-        "matchLabels=" + ref.matchLabels() + " matchExpressions=" + ref.matchExpressions(),
-        "selecting the "
-            + ref.kind()
-            + " by labels is not possible: route states carry no labels; name it instead");
+  private static String group(String kind, String namespace) {
+    return kind + "/" + namespace;
   }
 
   /** Checks one host: a concrete valid name, in a zone, whose localtargets name fits. */

@@ -111,24 +111,88 @@ class ProbeHostsTest {
             });
   }
 
+  static GslbState selecting(String kind, GslbResourceRef.LabelSelectorRequirement... exprs) {
+    return new GslbState(
+        "default",
+        "sel",
+        "uid",
+        new GslbResourceRef("v1", kind, null, null, Map.of("app", "web"), List.of(exprs)),
+        List.of(),
+        new GslbStrategy("roundRobin", 30, null, Map.of(), null),
+        null,
+        Map.of(),
+        List.of());
+  }
+
+  static RouteState labelled(
+      String kind, String namespace, String name, Map<String, String> labels, String host) {
+    RouteState r = route(kind, namespace, name, host);
+    return new RouteState(
+        r.kind(),
+        r.apiVersion(),
+        r.namespace(),
+        r.name(),
+        r.uid(),
+        r.hostnames(),
+        r.backends(),
+        List.of(),
+        List.of(),
+        Map.of(),
+        List.of(),
+        null,
+        labels);
+  }
+
   @Test
-  void cannotMatchALabelSelectorAndSaysWhy() {
-    GslbState selecting =
-        new GslbState(
-            "default",
-            "sel",
-            "uid",
-            new GslbResourceRef("v1", "Ingress", null, null, Map.of("app", "web"), List.of()),
-            List.of(),
-            new GslbStrategy("roundRobin", 30, null, Map.of(), null),
-            null,
-            Map.of(),
-            List.of());
+  void selectsTheOneRouteOfTheKindInTheGslbNamespaceWhoseLabelsMatch() {
+    HostPlan plan =
+        ProbeHosts.plan(
+            List.of(
+                selecting(
+                    "Ingress",
+                    new GslbResourceRef.LabelSelectorRequirement(
+                        "canary", "DoesNotExist", List.of()))),
+            List.of(
+                labelled(
+                    "Ingress", "default", "web", Map.of("app", "web"), "web.cloud.example.com"),
+                labelled(
+                    "Ingress",
+                    "default",
+                    "web-canary",
+                    Map.of("app", "web", "canary", "true"),
+                    "canary.cloud.example.com"),
+                labelled("HTTPRoute", "default", "r", Map.of("app", "web"), "r.cloud.example.com"),
+                labelled("Ingress", "other", "x", Map.of("app", "web"), "x.cloud.example.com"),
+                labelled(
+                    "Ingress", "default", "api", Map.of("app", "api"), "api.cloud.example.com")),
+            NO_ZONES,
+            DEFAULT);
 
-    HostPlan plan = ProbeHosts.plan(List.of(selecting), List.of(), NO_ZONES, DEFAULT);
+    assertThat(plan.hosts()).containsExactly("web.cloud.example.com");
+    assertThat(plan.findings()).isEmpty();
+  }
 
-    assertThat(plan.hosts()).isEmpty();
-    assertThat(plan.findings().get(0).problem().reason()).contains("by labels is not possible");
+  @Test
+  void aSelectorMatchingNoneOrSeveralRoutesIsReportedAndProbesNothing() {
+    List<RouteState> two =
+        List.of(
+            labelled("Ingress", "default", "a", Map.of("app", "web"), "a.cloud.example.com"),
+            labelled("Ingress", "default", "b", Map.of("app", "web"), "b.cloud.example.com"));
+
+    HostPlan several = ProbeHosts.plan(List.of(selecting("Ingress")), two, NO_ZONES, DEFAULT);
+    HostPlan none = ProbeHosts.plan(List.of(selecting("HTTPRoute")), two, NO_ZONES, DEFAULT);
+
+    assertThat(several.hosts()).isEmpty();
+    assertThat(several.findings())
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.problem().field()).isEqualTo("spec.resourceRef");
+              assertThat(f.problem().value()).isEqualTo("app=web");
+              assertThat(f.problem().reason()).startsWith("selects 2 Ingress objects");
+            });
+    assertThat(none.hosts()).isEmpty();
+    assertThat(none.findings().get(0).problem().reason()).startsWith("selects 0 HTTPRoute");
   }
 
   @Test

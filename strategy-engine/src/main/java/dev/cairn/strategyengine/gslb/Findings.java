@@ -27,8 +27,14 @@ final class Findings {
   /** The nodes the node-aware placement considered, in order; empty without one. */
   List<String> candidateNodes = List.of();
 
-  /** The key of the route the resourceRef names, {@code null} for none. */
+  /** The key of the route the resourceRef names or selects, {@code null} for none. */
   String route;
+
+  /**
+   * {@code <kind>/<namespace>} when the resourceRef selects by labels among those objects, {@code
+   * null} otherwise.
+   */
+  String selection;
 
   void block(Problem problem) {
     if (blocking == null) {

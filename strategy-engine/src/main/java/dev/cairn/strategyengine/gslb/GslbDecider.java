@@ -264,6 +264,7 @@ public final class GslbDecider {
       GslbDependencies dependencies =
           new GslbDependencies(
               findings.route,
+              findings.selection,
               services,
               TargetLists.immutable(peerHosts),
               local.placement(),
@@ -612,6 +613,7 @@ public final class GslbDecider {
       GslbDependencies dependencies =
           new GslbDependencies(
               findings.route,
+              findings.selection,
               findings.services(),
               List.of(),
               local == null ? PlacementDependencies.NONE : local.placement(),

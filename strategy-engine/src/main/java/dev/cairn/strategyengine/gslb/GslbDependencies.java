@@ -11,6 +11,8 @@ import java.util.List;
  *
  * @param route the key of the route the resourceRef names ({@code HTTPRoute/...} or {@code
  *     Ingress/...}), {@code null} for none
+ * @param selection {@code <kind>/<namespace>} when the resourceRef selects by labels among those
+ *     objects (any of them changing may change the selection), {@code null} otherwise
  * @param services the Services read (health, load-balancer status), as keys {@code
  *     Service/<ns>/<name>}
  * @param hosts the hosts whose peer answers were read
@@ -21,6 +23,7 @@ import java.util.List;
  */
 public record GslbDependencies(
     String route,
+    String selection,
     List<String> services,
     List<String> hosts,
     PlacementDependencies placement,
@@ -28,7 +31,7 @@ public record GslbDependencies(
 
   /** A decision that depends on nothing but the Gslb itself. */
   public static final GslbDependencies NONE =
-      new GslbDependencies(null, List.of(), List.of(), PlacementDependencies.NONE, null);
+      new GslbDependencies(null, null, List.of(), List.of(), PlacementDependencies.NONE, null);
 
   public GslbDependencies {
     services = Copies.list(services);

@@ -6,6 +6,7 @@ import dev.cairn.commonmodel.topology.ServiceEndpoints;
 import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.strategyengine.placement.NodeView;
 import dev.cairn.strategyengine.placement.ResolutionLookup;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,6 +15,17 @@ public interface GslbView {
 
   /** The route published under {@code key} ({@code HTTPRoute/<ns>/<name>}, {@code Ingress/...}). */
   Optional<RouteState> route(String key);
+
+  /**
+   * Every route of a kind in a namespace, any order: the candidates of a resourceRef that selects
+   * by labels.
+   *
+   * @param kind {@code Ingress} or {@code HTTPRoute}
+   */
+  Collection<RouteState> routes(String kind, String namespace);
+
+  /** Every Service in a namespace, any order: the candidates of a label-selecting resourceRef. */
+  Collection<ServiceState> services(String namespace);
 
   /** The Service published under {@code key} ({@code Service/<ns>/<name>}). */
   Optional<ServiceState> service(String key);

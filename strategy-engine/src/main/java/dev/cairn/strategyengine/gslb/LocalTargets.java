@@ -186,6 +186,10 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
   }
 
   private static LocalTargets fromService(Servers servers, Findings findings) {
+    if (servers.serviceKey() == null) {
+      // A label selector that selects no Service: there is nothing to read (and no host).
+      return none("load-balancer status of the Service (none selected)");
+    }
     ServiceState service = servers.service();
     String name = servers.serviceKey().substring("Service/".length());
     String source = "load-balancer status of Service " + name;

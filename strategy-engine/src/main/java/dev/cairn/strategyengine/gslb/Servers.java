@@ -4,6 +4,7 @@ import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.GslbResourceRef;
 import dev.cairn.commonmodel.topology.GslbState;
+import dev.cairn.commonmodel.topology.LabelSelectors;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.validation.Hostnames;
@@ -15,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The hosts of a Gslb and the Services behind each (k8gb's servers, k8gb.md §3.1), found from the
@@ -143,17 +145,9 @@ record Servers(
       return collector.finish(Kind.EMBEDDED_INGRESS, null, null, null, "spec.ingress.rules");
     }
     String name = ref.name() == null ? "" : ref.name().strip();
-    if (name.isEmpty()) {
-      if (!ref.matchLabels().isEmpty() || !ref.matchExpressions().isEmpty()) {
-        findings.block(
-            new Problem(
-                "spec.resourceRef",
-                selector(ref),
-                "selecting the object by labels is not supported: the topology does not carry"
-                    + " labels; name the object in spec.resourceRef.name"));
-      } else {
-        findings.block(new Problem("spec.resourceRef.name", ref.name(), "names no object"));
-      }
+    boolean selecting = name.isEmpty() && LabelSelectors.selectsByLabels(ref);
+    if (name.isEmpty() && !selecting) {
+      findings.block(new Problem("spec.resourceRef.name", ref.name(), "names no object"));
       return null;
     }
     String namespace =
@@ -178,11 +172,23 @@ record Servers(
         if (!apiVersionIs(apiVersion, INGRESS_GROUP, findings)) {
           yield null;
         }
+        if (selecting) {
+          name = selectRoute(Kind.INGRESS, ref, namespace, view, findings);
+          if (name == null) {
+            yield selectedNothing(Kind.INGRESS, collector);
+          }
+        }
         yield fromRoute(Kind.INGRESS, "Ingress/" + namespace + "/" + name, view, collector);
       }
       case "HTTPRoute" -> {
         if (!apiVersionIs(apiVersion, GATEWAY_GROUP, findings)) {
           yield null;
+        }
+        if (selecting) {
+          name = selectRoute(Kind.HTTP_ROUTE, ref, namespace, view, findings);
+          if (name == null) {
+            yield selectedNothing(Kind.HTTP_ROUTE, collector);
+          }
         }
         yield fromRoute(Kind.HTTP_ROUTE, "HTTPRoute/" + namespace + "/" + name, view, collector);
       }
@@ -194,6 +200,16 @@ record Servers(
                   apiVersion,
                   "a Service resourceRef has apiVersion v1"));
           yield null;
+        }
+        if (selecting) {
+          findings.selection = "Service/" + namespace;
+          List<ServiceState> selected =
+              LabelSelectors.select(
+                  ref, view.services(namespace), ServiceState::labels, ServiceState::name);
+          name = chosen(Kind.SERVICE, ref, namespace, selected, ServiceState::name, findings);
+          if (name == null) {
+            yield selectedNothing(Kind.SERVICE, collector);
+          }
         }
         yield fromService(gslb, namespace, name, view, collector, findings);
       }
@@ -207,6 +223,85 @@ record Servers(
         yield null;
       }
     };
+  }
+
+  /**
+   * The name of the one route of a kind in the namespace that the selector selects, {@code null}
+   * when it selects none (noted) or several (blocking, as k8gb's exactly-one rule).
+   */
+  private static String selectRoute(
+      Kind kind, GslbResourceRef ref, String namespace, GslbView view, Findings findings) {
+    findings.selection = kind.label() + "/" + namespace;
+    List<RouteState> selected =
+        LabelSelectors.select(
+            ref, view.routes(kind.label(), namespace), RouteState::labels, RouteState::name);
+    return chosen(kind, ref, namespace, selected, RouteState::name, findings);
+  }
+
+  private static <T> String chosen(
+      Kind kind,
+      GslbResourceRef ref,
+      String namespace,
+      List<T> selected,
+      Function<T, String> nameOf,
+      Findings findings) {
+    String selector = LabelSelectors.describe(ref);
+    if (selected.size() == 1) {
+      String name = nameOf.apply(selected.get(0));
+      findings.fallback(
+          "spec.resourceRef selects "
+              + kind.label()
+              + " "
+              + namespace
+              + "/"
+              + name
+              + " by its labels ("
+              + selector
+              + ")");
+      return name;
+    }
+    if (selected.isEmpty()) {
+      findings.skip(
+          "spec.resourceRef " + selector,
+          "selects no " + kind.label() + " in namespace " + namespace + ", so there is no host");
+      // Reported, not blocking, as a named object that does not exist (yet): the user sees it on
+      // the Gslb; the object may not be labelled or published yet.
+      findings.note(
+          new Problem(
+              "spec.resourceRef",
+              selector,
+              "selects no "
+                  + kind.label()
+                  + " in namespace "
+                  + namespace
+                  + " that the topology-watcher publishes; no host to balance until one is"
+                  + " labelled to match"));
+      return null;
+    }
+    List<String> names = selected.stream().map(nameOf).toList();
+    findings.block(
+        new Problem(
+            "spec.resourceRef",
+            selector,
+            "selects "
+                + selected.size()
+                + " "
+                + kind.label()
+                + " objects in namespace "
+                + namespace
+                + " ("
+                + String.join(", ", names)
+                + "); it must select exactly one, as in k8gb: narrow the selector or name the"
+                + " object in spec.resourceRef.name"));
+    return null;
+  }
+
+  /** The servers of a selector that matched nothing (or, blocked, several): no host. */
+  private static Servers selectedNothing(Kind kind, Collector collector) {
+    if (collector.findings.blocked()) {
+      return null;
+    }
+    return collector.finish(kind, null, null, null, "spec.resourceRef");
   }
 
   private static Servers fromRoute(Kind kind, String key, GslbView view, Collector collector) {
@@ -279,13 +374,6 @@ record Servers(
             apiVersion,
             "does not match the kind; expected " + group + "<version>"));
     return false;
-  }
-
-  private static String selector(GslbResourceRef ref) {
-    List<String> parts = new ArrayList<>();
-    ref.matchLabels().forEach((k, v) -> parts.add(k + "=" + v));
-    ref.matchExpressions().forEach(e -> parts.add(e.key() + " " + e.operator() + " " + e.values()));
-    return String.join(", ", parts);
   }
 
   /** Gathers hosts and Services, filtering and reporting as it goes. */

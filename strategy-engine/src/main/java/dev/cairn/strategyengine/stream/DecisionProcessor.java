@@ -206,13 +206,13 @@ final class DecisionProcessor
   @Override
   public void init(ProcessorContext<String, EngineOutput> context) {
     this.context = context;
-    routes = input(context, EngineTopology.ROUTES_STORE, Topics.ROUTES);
-    endpoints = input(context, EngineTopology.ENDPOINTS_STORE, Topics.ENDPOINTS);
+    routes = input(context, EngineTopology.ROUTES_STORE, Topics.ROUTES, true);
+    endpoints = input(context, EngineTopology.ENDPOINTS_STORE, Topics.ENDPOINTS, false);
     nodes = context.getStateStore(EngineTopology.NODES_STORE);
     syncMarkers = context.getStateStore(EngineTopology.SYNC_STORE);
     resolutions = context.getStateStore(EngineTopology.RESOLUTIONS_STORE);
-    gslbs = input(context, EngineTopology.GSLBS_STORE, Topics.GSLBS);
-    services = input(context, EngineTopology.SERVICES_STORE, Topics.SERVICES);
+    gslbs = input(context, EngineTopology.GSLBS_STORE, Topics.GSLBS, false);
+    services = input(context, EngineTopology.SERVICES_STORE, Topics.SERVICES, true);
     // Before marking everything: a change after this is noticed, one before it is in the board.
     answerChanges = board.subscribe();
     decisions =
@@ -390,6 +390,8 @@ final class DecisionProcessor
     }
     if (changed) {
       markAll(index.dependents(DependencyIndex.routeKey(key)), Trigger.ROUTE);
+      markAll(
+          index.dependents(DependencyIndex.selectionKey(InputStore.groupOf(key))), Trigger.ROUTE);
     }
   }
 
@@ -415,6 +417,8 @@ final class DecisionProcessor
     }
     services.put(key, value, encoded);
     markAll(index.dependents(DependencyIndex.serviceStateKey(key)), Trigger.SERVICE);
+    markAll(
+        index.dependents(DependencyIndex.selectionKey(InputStore.groupOf(key))), Trigger.SERVICE);
   }
 
   private void onGslb(String key, GslbState gslb, byte[] encoded) {
@@ -773,11 +777,18 @@ final class DecisionProcessor
 
   // ------------------------------------------------------------------ helpers
 
-  /** The task's copy of a partitioned input topic, loaded into memory. */
+  /**
+   * The task's copy of a partitioned input topic, loaded into memory; {@code grouped} for the
+   * routes and Services, which a label-selecting resourceRef reads by kind and namespace.
+   */
   private static <V> InputStore<V> input(
-      ProcessorContext<String, EngineOutput> context, String store, TopicSpec<V> topic) {
+      ProcessorContext<String, EngineOutput> context,
+      String store,
+      TopicSpec<V> topic,
+      boolean grouped) {
     InputStore<V> input =
-        new InputStore<>(context.getStateStore(store), EngineJson.serde(topic).deserializer());
+        new InputStore<>(
+            context.getStateStore(store), EngineJson.serde(topic).deserializer(), grouped);
     input.load();
     return input;
   }

@@ -18,6 +18,8 @@ import java.util.Set;
  *   <li>{@code fallback}: the placement evaluated the all-ingress fallback;
  *   <li>{@code res:<server>|<hostname>}: the placement used that hostname resolution;
  *   <li>{@code route:<kind>/<ns>/<name>}: a Gslb's resourceRef names that route;
+ *   <li>{@code select:<kind>/<ns>}: a Gslb's resourceRef selects by labels among the objects of
+ *       that kind ({@code Ingress}, {@code HTTPRoute}, {@code Service}) in that namespace;
  *   <li>{@code peer:<host>}: a Gslb reads the peers' answers for that host.
  * </ul>
  *
@@ -60,6 +62,11 @@ final class DependencyIndex {
     return "route:" + routeKey;
   }
 
+  /** The key of a label selection among the objects of {@code <kind>/<namespace>}. */
+  static String selectionKey(String kindAndNamespace) {
+    return "select:" + kindAndNamespace;
+  }
+
   static String peerKey(String host) {
     return "peer:" + host;
   }
@@ -76,6 +83,9 @@ final class DependencyIndex {
     Set<String> keys = new HashSet<>();
     if (dependencies.route() != null) {
       keys.add(routeKey(dependencies.route()));
+    }
+    if (dependencies.selection() != null) {
+      keys.add(selectionKey(dependencies.selection()));
     }
     for (String service : dependencies.services()) {
       keys.add(serviceKey(service));

@@ -1,7 +1,10 @@
 package dev.cairn.strategyengine.stream;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -32,12 +35,67 @@ final class InputStore<V> {
   private final Map<String, V> values = new HashMap<>();
 
   /**
+   * The keys by group, the key up to its last {@code /} ({@code <kind>/<namespace>} of {@code
+   * <kind>/<namespace>/<name>}), for the stores read by group; {@code null} for the others.
+   */
+  private final Map<String, Set<String>> groups;
+
+  /**
    * @param store the task's store of received bytes
    * @param decoder how its bytes are decoded (the topic's deserializer)
    */
   InputStore(KeyValueStore<String, byte[]> store, Deserializer<V> decoder) {
+    this(store, decoder, false);
+  }
+
+  /**
+   * @param grouped whether the values are also indexed by group ({@link #inGroup})
+   */
+  InputStore(KeyValueStore<String, byte[]> store, Deserializer<V> decoder, boolean grouped) {
     this.store = store;
     this.decoder = decoder;
+    this.groups = grouped ? new HashMap<>() : null;
+  }
+
+  /** The group of a key: the key up to its last {@code /}, the whole key without one. */
+  static String groupOf(String key) {
+    int slash = key.lastIndexOf('/');
+    return slash < 0 ? key : key.substring(0, slash);
+  }
+
+  /**
+   * The values of a group ({@code <kind>/<namespace>}), any order; empty for a store not grouped.
+   */
+  List<V> inGroup(String group) {
+    if (groups == null) {
+      return List.of();
+    }
+    Set<String> keys = groups.get(group);
+    if (keys == null) {
+      return List.of();
+    }
+    List<V> found = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      found.add(values.get(key));
+    }
+    return found;
+  }
+
+  private void addToGroup(String key) {
+    if (groups != null) {
+      groups.computeIfAbsent(groupOf(key), g -> new HashSet<>(4)).add(key);
+    }
+  }
+
+  private void removeFromGroup(String key) {
+    if (groups == null) {
+      return;
+    }
+    String group = groupOf(key);
+    Set<String> keys = groups.get(group);
+    if (keys != null && keys.remove(key) && keys.isEmpty()) {
+      groups.remove(group);
+    }
   }
 
   /**
@@ -47,6 +105,9 @@ final class InputStore<V> {
    */
   void load() {
     values.clear();
+    if (groups != null) {
+      groups.clear();
+    }
     try (KeyValueIterator<String, byte[]> all = store.all()) {
       while (all.hasNext()) {
         KeyValue<String, byte[]> entry = all.next();
@@ -54,6 +115,7 @@ final class InputStore<V> {
           V value = decoder.deserialize(store.name(), entry.value);
           if (value != null) {
             values.put(entry.key, value);
+            addToGroup(entry.key);
           }
         } catch (RuntimeException e) {
           log.atError()
@@ -83,12 +145,18 @@ final class InputStore<V> {
    */
   void put(String key, V value, byte[] encoded) {
     if (value == null) {
-      if (values.remove(key) != null || store.get(key) != null) {
+      boolean held = values.remove(key) != null;
+      if (held) {
+        removeFromGroup(key);
+      }
+      if (held || store.get(key) != null) {
         store.delete(key);
       }
       return;
     }
-    values.put(key, value);
+    if (values.put(key, value) == null) {
+      addToGroup(key);
+    }
     store.put(key, encoded);
   }
 }

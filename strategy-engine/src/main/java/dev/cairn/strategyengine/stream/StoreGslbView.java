@@ -8,6 +8,7 @@ import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.strategyengine.gslb.GslbView;
 import dev.cairn.strategyengine.placement.NodeView;
 import dev.cairn.strategyengine.placement.ResolutionLookup;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -49,6 +50,16 @@ final class StoreGslbView implements GslbView {
   @Override
   public Optional<RouteState> route(String key) {
     return Optional.ofNullable(routes.get(key));
+  }
+
+  @Override
+  public Collection<RouteState> routes(String kind, String namespace) {
+    return routes.inGroup(kind + "/" + namespace);
+  }
+
+  @Override
+  public Collection<ServiceState> services(String namespace) {
+    return services.inGroup("Service/" + namespace);
   }
 
   @Override

@@ -54,13 +54,13 @@ import org.yaml.snakeyaml.Yaml;
  * now: "2026-11-29T12:00:00Z"                                    # optional
  * given:
  *   gslb: {namespace: shop, name: app, uid, resourceRef: {apiVersion, kind, name, namespace,
- *          matchLabels}, ingress: [{host, backends: [web]}], strategy: {type, dnsTtlSeconds,
+ *          matchLabels, matchExpressions: [{key, operator, values}]}, ingress: [{host, backends: [web]}], strategy: {type, dnsTtlSeconds,
  *          primaryGeoTag, weight, splitBrainThresholdSeconds}, serviceHealthPolicy,
  *          annotations, problems: [{field, value, reason}]}
- *   routes: [{kind: HTTPRoute, name, hostnames, backends, annotations,
+ *   routes: [{kind: HTTPRoute, name, hostnames, backends, annotations, labels,
  *            loadBalancerIps, loadBalancerHostnames,   # these two: an Ingress's status
  *            controller: {apiVersion, kind, name, uid}}]   # uid defaults to the Gslb's
- *   services: [{name, type: LoadBalancer, loadBalancerIps, loadBalancerHostnames}]
+ *   services: [{name, type: LoadBalancer, loadBalancerIps, loadBalancerHostnames, labels}]
  *   endpoints: {web: [{node, ready, addresses}]}                  # addresses default [10.42.0.1]
  *   nodes: [{name, zone, ingress, addresses: ["InternalIP=10.0.0.1"], annotations}]
  *   peers: [{geoTag, host, status, ipv4, ipv6, lastSuccess, failingSince, observedAt}]
@@ -448,7 +448,12 @@ public record GslbScenario(
               (String) r.get("namespace"),
               (String) r.get("name"),
               stringMap(r.get("matchLabels")),
-              List.of());
+              maps(r.get("matchExpressions")).stream()
+                  .map(
+                      e ->
+                          new GslbResourceRef.LabelSelectorRequirement(
+                              string(e, "key"), string(e, "operator"), strings(e.get("values"))))
+                  .toList());
     }
     List<GslbState.IngressRule> rules = new ArrayList<>();
     for (Map<String, Object> rule : maps(g.get("ingress"))) {
@@ -535,7 +540,8 @@ public record GslbScenario(
         strings(r.get("loadBalancerHostnames")),
         stringMap(r.get("annotations")),
         List.of(),
-        controller);
+        controller,
+        stringMap(r.get("labels")));
   }
 
   private static ServiceState service(String namespace, Map<String, Object> s) {
@@ -548,7 +554,8 @@ public record GslbScenario(
         strings(s.get("loadBalancerHostnames")),
         List.of(),
         Map.of(),
-        List.of());
+        List.of(),
+        stringMap(s.get("labels")));
   }
 
   private static List<ServiceEndpoints> endpoints(String namespace, Map<String, Object> byService) {

@@ -57,6 +57,18 @@ public final class MapGslbView implements GslbView {
   }
 
   @Override
+  public Collection<RouteState> routes(String kind, String namespace) {
+    return routes.values().stream()
+        .filter(r -> r.kind().equals(kind) && r.namespace().equals(namespace))
+        .toList();
+  }
+
+  @Override
+  public Collection<ServiceState> services(String namespace) {
+    return services.values().stream().filter(s -> s.namespace().equals(namespace)).toList();
+  }
+
+  @Override
   public Optional<ServiceState> service(String key) {
     return Optional.ofNullable(services.get(key));
   }

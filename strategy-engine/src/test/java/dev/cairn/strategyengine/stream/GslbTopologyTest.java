@@ -17,6 +17,7 @@ import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.GslbStrategy;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
+import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
 import dev.cairn.strategyengine.gslb.GslbReport;
 import dev.cairn.strategyengine.gslb.GslbSettings;
@@ -142,6 +143,88 @@ class GslbTopologyTest {
 
     assertThat(driver.metrics.recomputations(Trigger.ROUTE)).isEqualTo(2);
     assertThat(driver.latest().get("Gslb/shop/app").disposition()).isEqualTo(Disposition.PUBLISH);
+  }
+
+  @Test
+  void relabellingIngressesMovesALabelSelectorsChoiceAndOnlyItsNamespaceCounts() {
+    healthyService("web");
+    driver
+        .synced()
+        .route(labelledIngress("shop", "blue", Map.of("app", "web"), "203.0.113.1"))
+        .route(labelledIngress("shop", "green", Map.of("app", "web-next"), "203.0.113.2"))
+        .gslb(selecting(Map.of("app", "web")));
+    assertThat(driver.latest().get("Gslb/shop/sel").explanation().chosenTargets())
+        .containsExactly("203.0.113.1");
+    driver.metrics.reset();
+
+    // An Ingress of another namespace with the labels is no candidate and recomputes nothing.
+    driver.route(labelledIngress("other", "blue", Map.of("app", "web"), "203.0.113.9"));
+    assertThat(driver.metrics.recomputations()).isZero();
+
+    // Both match: k8gb's exactly-one rule refuses, and the records stay as they were.
+    driver.route(labelledIngress("shop", "green", Map.of("app", "web"), "203.0.113.2"));
+    assertThat(driver.metrics.recomputations(Trigger.ROUTE)).isEqualTo(1);
+    assertThat(driver.latestStatuses().get("Gslb/shop/sel").problems())
+        .singleElement()
+        .asString()
+        .contains("selects 2 Ingress objects in namespace shop (blue, green)");
+    assertThat(driver.latest()).as("no decision emitted").doesNotContainKey("Gslb/shop/sel");
+    assertThat(driver.storedDecision("Gslb/shop/sel").explanation().chosenTargets())
+        .containsExactly("203.0.113.1");
+
+    // The old one loses the label: the new one is selected.
+    driver.route(labelledIngress("shop", "blue", Map.of("app", "web-old"), "203.0.113.1"));
+    assertThat(driver.latest().get("Gslb/shop/sel").explanation().chosenTargets())
+        .containsExactly("203.0.113.2");
+    assertThat(driver.latestStatuses().get("Gslb/shop/sel").problems()).isEmpty();
+
+    // The selected one is deleted: nothing is selected, so no host is left.
+    driver.deleteRoute("Ingress/shop/green");
+    assertThat(driver.latest().get("Gslb/shop/sel").disposition())
+        .isEqualTo(Disposition.NO_TARGETS);
+  }
+
+  @Test
+  void relabellingServicesMovesAServiceSelectorsChoice() {
+    driver
+        .synced()
+        .service(EngineDriverFixtures.clusterIpService("shop", "web"))
+        .endpoints(EngineDriverFixtures.endpoints("shop", "web", "n1"));
+    driver.gslb(
+        new GslbState(
+            "shop",
+            "svc",
+            "uid-svc",
+            new GslbResourceRef("v1", "Service", null, null, Map.of("edge", "true"), null),
+            List.of(),
+            new GslbStrategy("roundRobin", null, null, Map.of(), null),
+            null,
+            Map.of(
+                "k8gb.io/hostname", "svc.cloud.example.com",
+                "k8gb.io/exposed-ip-addresses", "203.0.113.10"),
+            List.of()));
+    assertThat(driver.latest().get("Gslb/shop/svc").disposition())
+        .isEqualTo(Disposition.NO_TARGETS);
+    driver.metrics.reset();
+
+    ServiceState web = EngineDriverFixtures.clusterIpService("shop", "web");
+    driver.service(
+        new ServiceState(
+            web.namespace(),
+            web.name(),
+            web.uid(),
+            web.type(),
+            web.loadBalancerIps(),
+            web.loadBalancerHostnames(),
+            web.ports(),
+            web.annotations(),
+            web.problems(),
+            Map.of("edge", "true")));
+
+    assertThat(driver.metrics.recomputations(Trigger.SERVICE)).isEqualTo(1);
+    assertThat(driver.latest().get("Gslb/shop/svc").disposition()).isEqualTo(Disposition.PUBLISH);
+    assertThat(driver.latestStatuses().get("Gslb/shop/svc").serviceHealth())
+        .containsEntry("svc.cloud.example.com", "Healthy");
   }
 
   // ------------------------------------------------------------------ time
@@ -444,6 +527,37 @@ class GslbTopologyTest {
         Map.of(),
         List.of(),
         new RouteState.Controller("k8gb.io/v1beta1", "Gslb", name, "uid-" + name));
+  }
+
+  private static RouteState labelledIngress(
+      String namespace, String name, Map<String, String> labels, String loadBalancerIp) {
+    return new RouteState(
+        "Ingress",
+        "networking.k8s.io/v1",
+        namespace,
+        name,
+        "uid-ingress-" + name,
+        List.of("sel.cloud.example.com"),
+        List.of(BackendRef.service("web")),
+        List.of(loadBalancerIp),
+        List.of(),
+        Map.of(),
+        List.of(),
+        null,
+        labels);
+  }
+
+  private static GslbState selecting(Map<String, String> matchLabels) {
+    return new GslbState(
+        "shop",
+        "sel",
+        "uid-sel",
+        new GslbResourceRef("networking.k8s.io/v1", "Ingress", null, null, matchLabels, null),
+        List.of(),
+        new GslbStrategy("roundRobin", null, null, Map.of(), null),
+        null,
+        Map.of(),
+        List.of());
   }
 
   private void healthyService(String name) {

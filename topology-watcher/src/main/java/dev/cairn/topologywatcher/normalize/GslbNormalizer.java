@@ -4,7 +4,9 @@ import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.GslbResourceRef;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.GslbStrategy;
+import dev.cairn.commonmodel.topology.LabelSelectors;
 import dev.cairn.commonmodel.validation.Hostnames;
+import dev.cairn.commonmodel.validation.Problem;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +28,6 @@ public final class GslbNormalizer {
 
   private static final Pattern GEO_TAG = Pattern.compile("[a-zA-Z\\-\\d]+");
   private static final Set<String> TYPES = Set.of("roundRobin", "failover", "geoip");
-  private static final Set<String> OPERATORS = Set.of("In", "NotIn", "Exists", "DoesNotExist");
 
   private GslbNormalizer() {}
 
@@ -87,14 +88,17 @@ public final class GslbNormalizer {
       Map<String, Object> e = map(rawExpressions.get(i), f, problems);
       String key = string(e.get("key"), f + ".key", problems);
       String operator = string(e.get("operator"), f + ".operator", problems);
-      if (key == null || key.isEmpty() || operator == null || !OPERATORS.contains(operator)) {
-        problems.add(
-            f, key + " " + operator, "needs a key and one of In, NotIn, Exists, DoesNotExist");
+      List<String> values = strings(e.get("values"), f + ".values", problems);
+      List<Problem> wrong = LabelSelectors.check(f, key, operator, values);
+      if (!wrong.isEmpty()) {
+        // Left out of the selector, and the problem on spec.resourceRef blocks the Gslb: a
+        // selector without one of its terms would select more than the user asked for.
+        for (Problem p : wrong) {
+          problems.add(p);
+        }
         continue;
       }
-      expressions.add(
-          new GslbResourceRef.LabelSelectorRequirement(
-              key, operator, strings(e.get("values"), f + ".values", problems)));
+      expressions.add(new GslbResourceRef.LabelSelectorRequirement(key, operator, values));
     }
     String name = string(ref.get("name"), field + ".name", problems);
     if ((name == null || name.isEmpty()) && matchLabels.isEmpty() && expressions.isEmpty()) {

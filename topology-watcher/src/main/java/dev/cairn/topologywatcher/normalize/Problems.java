@@ -14,6 +14,10 @@ final class Problems {
     found.add(new Problem(field, value, reason));
   }
 
+  void add(Problem problem) {
+    found.add(problem);
+  }
+
   void add(Optional<Problem> problem) {
     problem.ifPresent(found::add);
   }

@@ -51,8 +51,12 @@ public final class RouteNormalizer {
         meta.uid(),
         List.copyOf(hostnames),
         backends,
+        List.of(),
+        List.of(),
         AnnotationRules.ROUTE.relevant(meta.annotations(), problems),
-        problems.list());
+        problems.list(),
+        null,
+        meta.labels());
   }
 
   /** Normalises a {@code networking.k8s.io/v1} Ingress; rules without a host add no host name. */
@@ -92,7 +96,8 @@ public final class RouteNormalizer {
         lbHostnames,
         AnnotationRules.ROUTE.relevant(meta.annotations(), problems),
         problems.list(),
-        meta.controller());
+        meta.controller(),
+        meta.labels());
   }
 
   private static void addBackend(

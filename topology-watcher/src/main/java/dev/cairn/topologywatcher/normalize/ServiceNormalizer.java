@@ -74,6 +74,7 @@ public final class ServiceNormalizer {
         hostnames,
         ports,
         AnnotationRules.ROUTE.relevant(meta.annotations(), problems),
-        problems.list());
+        problems.list(),
+        meta.labels());
   }
 }

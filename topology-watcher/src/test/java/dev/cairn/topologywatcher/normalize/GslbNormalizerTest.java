@@ -118,6 +118,37 @@ class GslbNormalizerTest {
   }
 
   @Test
+  void aSelectorTermKubernetesWouldRejectIsNamedAndLeftOut() {
+    GslbState gslb =
+        GslbNormalizer.normalize(
+            META,
+            Map.of(
+                "resourceRef",
+                Map.of(
+                    "apiVersion",
+                    "networking.k8s.io/v1",
+                    "kind",
+                    "Ingress",
+                    "matchLabels",
+                    Map.of("app", "web"),
+                    "matchExpressions",
+                    List.of(
+                        Map.of("key", "tier", "operator", "In"),
+                        Map.of("key", "canary", "operator", "DoesNotExist", "values", List.of("x")),
+                        Map.of("key", "zone", "operator", "Exists"))),
+                "strategy",
+                Map.of("type", "roundRobin")));
+
+    assertThat(gslb.resourceRef().matchExpressions())
+        .containsExactly(new GslbResourceRef.LabelSelectorRequirement("zone", "Exists", List.of()));
+    assertThat(gslb.problems())
+        .extracting(Problem::field)
+        .containsExactly(
+            "spec.resourceRef.matchExpressions[0].values",
+            "spec.resourceRef.matchExpressions[1].values");
+  }
+
+  @Test
   void namesWhatK8gbWouldRejectAndFieldsOfTheWrongType() {
     GslbState gslb =
         GslbNormalizer.normalize(

@@ -39,6 +39,7 @@ class RouteNormalizerTest {
     assertThat(route.apiVersion()).isEqualTo(V1);
     assertThat(route.ref().key()).isEqualTo("HTTPRoute/shop/web");
     assertThat(route.uid()).isEqualTo("uid-1");
+    assertThat(route.labels()).isEqualTo(Map.of("app", "web"));
     assertThat(route.hostnames()).containsExactly("WWW.Example.com.", "*.example.org");
     assertThat(route.backends())
         .containsExactly(
@@ -127,6 +128,7 @@ class RouteNormalizerTest {
     assertThat(route.kind()).isEqualTo("Ingress");
     assertThat(route.apiVersion()).isEqualTo("networking.k8s.io/v1");
     assertThat(route.hostnames()).containsExactly("shop.example.com");
+    assertThat(route.labels()).isEqualTo(Map.of("app", "web"));
     assertThat(route.backends())
         .extracting(BackendRef::name)
         .containsExactly("web", "api", "assets", "fallback");

@@ -13,7 +13,12 @@ import org.junit.jupiter.api.Test;
 class ServiceNormalizerTest {
 
   private static final Meta META =
-      new Meta("shop", "web", "uid", Map.of(), Map.of("k8gb.io/hostname", "web.example.com"));
+      new Meta(
+          "shop",
+          "web",
+          "uid",
+          Map.of("app", "web"),
+          Map.of("k8gb.io/hostname", "web.example.com"));
 
   @Test
   void readsTypeLoadBalancerStatusAndPorts() {
@@ -37,6 +42,7 @@ class ServiceNormalizerTest {
     assertThat(service.ports())
         .containsExactly(new ServicePort("http", "TCP", 80), new ServicePort(null, "TCP", 8443));
     assertThat(service.annotations()).containsEntry("k8gb.io/hostname", "web.example.com");
+    assertThat(service.labels()).isEqualTo(Map.of("app", "web"));
     assertThat(service.problems()).isEmpty();
   }
 
