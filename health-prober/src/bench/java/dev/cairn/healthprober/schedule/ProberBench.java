@@ -6,6 +6,7 @@ import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.GslbStrategy;
 import dev.cairn.commonmodel.topology.NodeState;
 import dev.cairn.commonmodel.topology.RouteState;
+import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.healthprober.discovery.PeerDirectory;
 import dev.cairn.healthprober.dns.DnsClient;
 import dev.cairn.healthprober.dns.DnsLookup;
@@ -420,6 +421,11 @@ public final class ProberBench {
 
     @Override
     public Collection<RouteState> routes() {
+      return List.of();
+    }
+
+    @Override
+    public Collection<ServiceState> services() {
       return List.of();
     }
 

@@ -65,6 +65,7 @@ class ProberConfiguration {
         t.newTopic(Topics.HOSTNAME_RESOLUTIONS),
         t.newTopic(Topics.GSLBS),
         t.newTopic(Topics.ROUTES),
+        t.newTopic(Topics.SERVICES),
         t.newTopic(Topics.NODES));
   }
 
@@ -287,6 +288,7 @@ class ProberConfiguration {
         new HostnameResolver(
             new HostnameResolver.Settings(
                 props.resolveTargetHostnames(),
+                props.resolveLoadBalancerHostnames(),
                 props.defaultResolver(),
                 props.resolution().policy(),
                 props.queryTimeout(),

@@ -42,7 +42,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param circuitBreaker the per-peer circuit breaker
  * @param resolveTargetHostnames whether routes without the {@code
  *     directdns.meisterlala.dev/resolve-target-hostnames} annotation resolve node hostnames
- * @param defaultResolver the resolver of routes without a {@code dns-server} annotation
+ * @param resolveLoadBalancerHostnames whether every Ingress's and LoadBalancer Service's
+ *     load-balancer host name ({@code status.loadBalancer.ingress[].hostname}) is resolved through
+ *     {@code defaultResolver}, for Gslbs whose local targets come from a load-balancer status (k8gb
+ *     resolves them through its edge DNS servers); {@code engine.dns-resolver} must equal {@code
+ *     defaultResolver}
+ * @param defaultResolver the resolver of routes without a {@code dns-server} annotation, and of
+ *     load-balancer host names
  * @param resolution when hostname targets are resolved again
  * @param topics topic prefix, partitions and replication of the topics this service declares
  */
@@ -64,6 +70,7 @@ public record ProberProperties(
     @DefaultValue("300s") Duration defaultSplitBrainThreshold,
     @DefaultValue CircuitBreaker circuitBreaker,
     @DefaultValue("false") boolean resolveTargetHostnames,
+    @DefaultValue("true") boolean resolveLoadBalancerHostnames,
     @DefaultValue("1.1.1.1:53") String defaultResolver,
     @DefaultValue Resolution resolution,
     @DefaultValue TopicSettings topics) {

@@ -9,6 +9,7 @@ import dev.cairn.commonmodel.kafka.StateTopicReader;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.NodeState;
 import dev.cairn.commonmodel.topology.RouteState;
+import dev.cairn.commonmodel.topology.ServiceState;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,15 +18,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
- * The prober's view of Kafka: the Gslb, route and node tables it probes and resolves for, and (read
- * once at start, then closed) its own output topics, so that state and the keys to withdraw survive
- * a restart. Changes only raise dirty flags; the schedulers recompute from full tables
- * (level-based).
+ * The prober's view of Kafka: the Gslb, route, Service and node tables it probes and resolves for,
+ * and (read once at start, then closed) its own output topics, so that state and the keys to
+ * withdraw survive a restart. Changes only raise dirty flags; the schedulers recompute from full
+ * tables (level-based).
  */
 public final class TopologyInputs implements TopologyView, AutoCloseable {
 
   private final StateTopicReader<GslbState> gslbs;
   private final StateTopicReader<RouteState> routes;
+  private final StateTopicReader<ServiceState> services;
   private final StateTopicReader<NodeState> nodes;
   private final StateTopicReader<PeerAnswer> peerAnswers;
   private final StateTopicReader<HostnameResolution> resolutions;
@@ -41,7 +43,16 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
    */
   public TopologyInputs(
       String bootstrapServers, Map<String, Object> consumerConfig, TopicSettings topics) {
-    this.gslbs = reader(bootstrapServers, consumerConfig, topics, Topics.GSLBS, this::hostsChanged);
+    this.gslbs =
+        reader(
+            bootstrapServers,
+            consumerConfig,
+            topics,
+            Topics.GSLBS,
+            () -> {
+              hostsChanged();
+              targetsChanged(); // k8gb.io/exposed-hostnames
+            });
     this.routes =
         reader(
             bootstrapServers,
@@ -52,6 +63,8 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
               hostsChanged();
               targetsChanged();
             });
+    this.services =
+        reader(bootstrapServers, consumerConfig, topics, Topics.SERVICES, this::targetsChanged);
     this.nodes =
         reader(bootstrapServers, consumerConfig, topics, Topics.NODES, this::targetsChanged);
     this.peerAnswers =
@@ -97,7 +110,7 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
     return hostsDirty.getAndSet(false);
   }
 
-  /** True once, and clears, when routes or nodes changed since the last call. */
+  /** True once, and clears, when Gslbs, routes, Services or nodes changed since the last call. */
   @Override
   public boolean takeTargetsDirty() {
     return targetsDirty.getAndSet(false);
@@ -108,6 +121,7 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
   public boolean caughtUp() {
     return gslbs.caughtUp()
         && routes.caughtUp()
+        && services.caughtUp()
         && nodes.caughtUp()
         && (ownTopicsClosed || (peerAnswers.caughtUp() && resolutions.caughtUp()));
   }
@@ -127,7 +141,7 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
 
   /** The first reader's non-null answer, among the readers still open. */
   private String first(Function<StateTopicReader<?>, String> answer) {
-    List<StateTopicReader<?>> readers = ownTopicsClosed ? List.of(gslbs, routes, nodes) : all();
+    List<StateTopicReader<?>> readers = ownTopicsClosed ? topology() : all();
     for (StateTopicReader<?> r : readers) {
       String a = answer.apply(r);
       if (a != null) {
@@ -147,6 +161,12 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
   @Override
   public Collection<RouteState> routes() {
     return routes.snapshot().values();
+  }
+
+  /** Every Service. */
+  @Override
+  public Collection<ServiceState> services() {
+    return services.snapshot().values();
   }
 
   /** Every node. */
@@ -173,7 +193,7 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
   /** Per-topic reader state, for health. */
   public Map<String, Object> describe() {
     Map<String, Object> out = new LinkedHashMap<>();
-    for (StateTopicReader<?> r : List.of(gslbs, routes, nodes)) {
+    for (StateTopicReader<?> r : topology()) {
       Map<String, Object> d = new LinkedHashMap<>();
       d.put("caughtUp", r.caughtUp());
       d.put("keys", r.size());
@@ -186,13 +206,18 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
     return out;
   }
 
+  /** The readers of the topology topics, open until {@link #close()}. */
+  private List<StateTopicReader<?>> topology() {
+    return List.of(gslbs, routes, services, nodes);
+  }
+
   private List<StateTopicReader<?>> all() {
-    return List.of(gslbs, routes, nodes, peerAnswers, resolutions);
+    return List.of(gslbs, routes, services, nodes, peerAnswers, resolutions);
   }
 
   @Override
   public synchronized void close() {
-    for (StateTopicReader<?> r : List.of(gslbs, routes, nodes)) {
+    for (StateTopicReader<?> r : topology()) {
       r.close();
     }
     if (!ownTopicsClosed) {

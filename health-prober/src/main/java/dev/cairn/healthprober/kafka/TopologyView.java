@@ -5,12 +5,13 @@ import dev.cairn.commonmodel.health.PeerAnswer;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.NodeState;
 import dev.cairn.commonmodel.topology.RouteState;
+import dev.cairn.commonmodel.topology.ServiceState;
 import java.util.Collection;
 import java.util.Map;
 
 /**
- * What the schedulers read: the full Gslb, route and node tables, whether they are complete, and
- * dirty flags raised on change. {@link TopologyInputs} implements it over Kafka.
+ * What the schedulers read: the full Gslb, route, Service and node tables, whether they are
+ * complete, and dirty flags raised on change. {@link TopologyInputs} implements it over Kafka.
  */
 public interface TopologyView {
 
@@ -20,7 +21,7 @@ public interface TopologyView {
   /** True once, and clears, when Gslbs or routes changed since the last call. */
   boolean takeHostsDirty();
 
-  /** True once, and clears, when routes or nodes changed since the last call. */
+  /** True once, and clears, when Gslbs, routes, Services or nodes changed since the last call. */
   boolean takeTargetsDirty();
 
   /** Every Gslb. */
@@ -28,6 +29,9 @@ public interface TopologyView {
 
   /** Every route. */
   Collection<RouteState> routes();
+
+  /** Every Service. */
+  Collection<ServiceState> services();
 
   /** Every node. */
   Collection<NodeState> nodes();

@@ -1,8 +1,10 @@
 package dev.cairn.healthprober.resolution;
 
+import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.NodeAddress;
 import dev.cairn.commonmodel.topology.NodeState;
 import dev.cairn.commonmodel.topology.RouteState;
+import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.validation.Flags;
 import dev.cairn.commonmodel.validation.Hostnames;
 import dev.cairn.commonmodel.validation.IpLiteral;
@@ -19,8 +21,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Which node hostnames the engine needs resolved, for routes with hostname-target resolution
- * (k8s-direct-dns §9).
+ * Which host names the engine needs resolved: node hostname targets of routes with hostname-target
+ * resolution (k8s-direct-dns §9), and load-balancer host names (k8gb).
  *
  * <p>A route resolves when its {@code directdns.meisterlala.dev/resolve-target-hostnames}
  * annotation says so ({@link Flags#parse}), else when the default is on; a route switched off with
@@ -35,7 +37,20 @@ import java.util.TreeSet;
  * directdns.meisterlala.dev/target}, annotation {@code k3s.io/external-dns}, the first {@code
  * ExternalDNS} address, annotation {@code k3s.io/external-ip}, the first {@code ExternalIP}, the
  * first {@code InternalIP}. Only a target that is not an IP literal is resolved, and only when it
- * is a valid host name. Pure.
+ * is a valid host name.
+ *
+ * <p>When {@code prober.resolve-load-balancer-hostnames} is on, every load-balancer host name
+ * ({@code status.loadBalancer.ingress[].hostname}) of every Ingress and of every Service of type
+ * {@code LoadBalancer} is resolved through the default resolver, keyed by its normalised form: a
+ * Gslb whose local targets come from a load-balancer status (an AWS ELB name, say) publishes the
+ * addresses the engine reads under {@code <engine.dns-resolver>|<host name>}, which is why {@code
+ * engine.dns-resolver} must equal {@code prober.default-resolver}. All of them are resolved, not
+ * only those a Gslb references: there are about as many distinct names as load balancers (many
+ * Ingresses share one), no Gslb matching is needed, and the set is a superset of what the engine
+ * reads. A route's {@code enabled} switch does not apply (the engine ignores it for a Gslb's
+ * Ingress), and an HTTPRoute has no load-balancer status. The host names of a Gslb's {@code
+ * k8gb.io/exposed-hostnames} annotation are resolved the same way. A name that is not a valid
+ * concrete host name is a finding on its object. Pure.
  */
 public final class HostnameTargets {
 
@@ -47,6 +62,8 @@ public final class HostnameTargets {
   static final String NODE_TARGET = PREFIX + "target";
   static final String K3S_EXTERNAL_DNS = "k3s.io/external-dns";
   static final String K3S_EXTERNAL_IP = "k3s.io/external-ip";
+  static final String EXPOSED_HOSTNAMES = "k8gb.io/exposed-hostnames";
+  static final String LB_HOSTNAME = "status.loadBalancer.ingress[].hostname";
 
   private HostnameTargets() {}
 
@@ -68,14 +85,37 @@ public final class HostnameTargets {
    * Computes the hostnames to resolve.
    *
    * @param routes every route
+   * @param services every Service
    * @param nodes every node
    * @param defaultEnabled {@code prober.resolve-target-hostnames}
+   * @param loadBalancerHostnames {@code prober.resolve-load-balancer-hostnames}
    * @param defaultResolver {@code prober.default-resolver}
    */
   public static ResolutionPlan plan(
       Collection<RouteState> routes,
+      Collection<ServiceState> services,
       Collection<NodeState> nodes,
       boolean defaultEnabled,
+      boolean loadBalancerHostnames,
+      String defaultResolver) {
+    return plan(
+        routes, services, List.of(), nodes, defaultEnabled, loadBalancerHostnames, defaultResolver);
+  }
+
+  /**
+   * Computes the hostnames to resolve, with the host names of every Gslb's {@code
+   * k8gb.io/exposed-hostnames} annotation (resolved like load-balancer host names, through the
+   * default resolver, when {@code loadBalancerHostnames} is on).
+   *
+   * @param gslbs every Gslb
+   */
+  public static ResolutionPlan plan(
+      Collection<RouteState> routes,
+      Collection<ServiceState> services,
+      Collection<GslbState> gslbs,
+      Collection<NodeState> nodes,
+      boolean defaultEnabled,
+      boolean loadBalancerHostnames,
       String defaultResolver) {
     Map<String, NodeState> byName = new HashMap<>();
     List<NodeState> ingress = new ArrayList<>();
@@ -111,7 +151,79 @@ public final class HostnameTargets {
         hostname.ifPresent(h -> keys.add(new ResolutionKey(server, h)));
       }
     }
+    if (loadBalancerHostnames) {
+      String server = normaliseServer(null, defaultResolver);
+      for (RouteState route : sortedRoutes) {
+        if ("Ingress".equals(route.kind())) {
+          loadBalancer(route.ref().key(), route.loadBalancerHostnames(), server, keys, findings);
+        }
+      }
+      List<ServiceState> sortedServices = new ArrayList<>(services);
+      sortedServices.sort((a, b) -> a.ref().key().compareTo(b.ref().key()));
+      for (ServiceState service : sortedServices) {
+        if ("LoadBalancer".equals(service.type())) {
+          loadBalancer(
+              service.ref().key(), service.loadBalancerHostnames(), server, keys, findings);
+        }
+      }
+      List<GslbState> sortedGslbs = new ArrayList<>(gslbs);
+      sortedGslbs.sort((a, b) -> a.ref().key().compareTo(b.ref().key()));
+      for (GslbState gslb : sortedGslbs) {
+        String raw = gslb.annotations().get(EXPOSED_HOSTNAMES);
+        if (raw == null || raw.isBlank()) {
+          continue; // an empty annotation is the engine's problem to report, not a name
+        }
+        List<String> names = new ArrayList<>();
+        for (String item : raw.split(",", -1)) {
+          names.add(item.strip());
+        }
+        loadBalancer(
+            gslb.ref().key(),
+            names,
+            server,
+            keys,
+            findings,
+            "metadata.annotations[" + EXPOSED_HOSTNAMES + "]");
+      }
+    }
     return new ResolutionPlan(keys, findings);
+  }
+
+  /**
+   * Adds a key through {@code server} for each valid load-balancer host name of {@code object}, and
+   * a finding for each other one.
+   */
+  private static void loadBalancer(
+      String object,
+      List<String> hostnames,
+      String server,
+      Set<ResolutionKey> keys,
+      List<Finding> findings) {
+    loadBalancer(object, hostnames, server, keys, findings, LB_HOSTNAME);
+  }
+
+  private static void loadBalancer(
+      String object,
+      List<String> hostnames,
+      String server,
+      Set<ResolutionKey> keys,
+      List<Finding> findings,
+      String field) {
+    for (String hostname : hostnames) {
+      if (server.isEmpty()) {
+        findings.add(
+            new Finding(
+                object,
+                new Problem(field, hostname, "no resolver: prober.default-resolver is empty")));
+        continue;
+      }
+      Optional<Problem> problem = Hostnames.check(field, hostname);
+      if (problem.isPresent()) {
+        findings.add(new Finding(object, problem.get()));
+      } else {
+        keys.add(new ResolutionKey(server, Hostnames.normalise(hostname)));
+      }
+    }
   }
 
   private static boolean resolves(RouteState route, boolean defaultEnabled, List<Finding> out) {

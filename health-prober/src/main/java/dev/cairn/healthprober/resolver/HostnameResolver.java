@@ -28,7 +28,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Resolves the hostname targets of nodes for routes that ask for it, and publishes {@code
+ * Resolves the hostname targets of nodes for routes that ask for it, and the load-balancer host
+ * names of Ingresses and LoadBalancer Services ({@link HostnameTargets}), and publishes {@code
  * HostnameResolution}s: each (resolver, hostname) is looked up again when its answer's TTL
  * (clamped) runs out, a failed lookup keeps the last good answer marked stale and backs off, and a
  * pair that is no longer needed is withdrawn with a tombstone. Unlike k8s-direct-dns, the cache
@@ -40,7 +41,10 @@ public final class HostnameResolver implements AutoCloseable {
 
   /**
    * @param defaultEnabled whether routes without the annotation resolve
-   * @param defaultResolver the resolver of routes without a {@code dns-server} annotation
+   * @param resolveLoadBalancerHostnames whether every Ingress's and LoadBalancer Service's
+   *     load-balancer host name is resolved through {@code defaultResolver}
+   * @param defaultResolver the resolver of routes without a {@code dns-server} annotation, and of
+   *     load-balancer host names
    * @param policy TTL clamping and retry
    * @param queryTimeout per query
    * @param queryAttempts queries per question
@@ -48,6 +52,7 @@ public final class HostnameResolver implements AutoCloseable {
    */
   public record Settings(
       boolean defaultEnabled,
+      boolean resolveLoadBalancerHostnames,
       String defaultResolver,
       ResolutionPolicy policy,
       Duration queryTimeout,
@@ -142,14 +147,20 @@ public final class HostnameResolver implements AutoCloseable {
   private void replan() {
     ResolutionPlan next =
         HostnameTargets.plan(
-            inputs.routes(), inputs.nodes(), settings.defaultEnabled(), settings.defaultResolver());
+            inputs.routes(),
+            inputs.services(),
+            inputs.gslbs(),
+            inputs.nodes(),
+            settings.defaultEnabled(),
+            settings.resolveLoadBalancerHostnames(),
+            settings.defaultResolver());
     for (Finding f : next.findings()) {
       if (!findings.contains(f)) {
         log.atWarn()
             .addKeyValue("object", f.object())
             .addKeyValue("field", f.problem().field())
             .addKeyValue("value", f.problem().value())
-            .log("hostname target not resolved: {}", f.problem().reason());
+            .log("host name not resolved: {}", f.problem().reason());
       }
     }
     findings = new HashSet<>(next.findings());

@@ -36,6 +36,11 @@ class ProberPropertiesTest {
     assertThat(p.peerRefreshInterval()).isEqualTo(Duration.ofSeconds(60));
     assertThat(p.defaultResolver()).isEqualTo("1.1.1.1:53");
     assertThat(p.resolveTargetHostnames()).isFalse();
+    assertThat(p.resolveLoadBalancerHostnames()).isTrue();
+    assertThat(
+            bind(Map.of("prober.geo-tag", "eu", "prober.resolve-load-balancer-hostnames", "false"))
+                .resolveLoadBalancerHostnames())
+        .isFalse();
     assertThat(p.delegation().gluePrefix()).isEqualTo("gslb-ns-");
     assertThat(p.delegation().enabled()).isFalse();
     assertThat(p.peers()).isEmpty();

@@ -5,6 +5,7 @@ import dev.cairn.commonmodel.health.PeerAnswer;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.NodeState;
 import dev.cairn.commonmodel.topology.RouteState;
+import dev.cairn.commonmodel.topology.ServiceState;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,7 @@ public final class InMemoryTopology implements TopologyView {
 
   private final Map<String, GslbState> gslbs = new ConcurrentHashMap<>();
   private final Map<String, RouteState> routes = new ConcurrentHashMap<>();
+  private final Map<String, ServiceState> services = new ConcurrentHashMap<>();
   private final Map<String, NodeState> nodes = new ConcurrentHashMap<>();
   private final AtomicBoolean hostsDirty = new AtomicBoolean(true);
   private final AtomicBoolean targetsDirty = new AtomicBoolean(true);
@@ -44,6 +46,18 @@ public final class InMemoryTopology implements TopologyView {
   public InMemoryTopology removeRoute(String key) {
     routes.remove(key);
     hostsDirty.set(true);
+    targetsDirty.set(true);
+    return this;
+  }
+
+  public InMemoryTopology put(ServiceState s) {
+    services.put(s.ref().key(), s);
+    targetsDirty.set(true);
+    return this;
+  }
+
+  public InMemoryTopology removeService(String key) {
+    services.remove(key);
     targetsDirty.set(true);
     return this;
   }
@@ -88,6 +102,11 @@ public final class InMemoryTopology implements TopologyView {
   @Override
   public Collection<RouteState> routes() {
     return List.copyOf(routes.values());
+  }
+
+  @Override
+  public Collection<ServiceState> services() {
+    return List.copyOf(services.values());
   }
 
   @Override

@@ -9,6 +9,7 @@ import dev.cairn.commonmodel.health.ProbeStatus;
 import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.NodeState;
 import dev.cairn.commonmodel.topology.RouteState;
+import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.healthprober.dns.DnsClient;
 import dev.cairn.healthprober.dns.DnsLookup;
 import dev.cairn.healthprober.dns.TestDnsServer;
@@ -49,6 +50,7 @@ class HostnameResolverIT {
         new HostnameResolver(
             new HostnameResolver.Settings(
                 false,
+                true,
                 dns.address().toString(),
                 new ResolutionPolicy(
                     Duration.ofSeconds(5), Duration.ofHours(1), Duration.ofSeconds(60)),
@@ -141,6 +143,69 @@ class HostnameResolverIT {
     resolver.tick();
 
     assertThat(recorded.latest(TOPIC)).containsEntry(key, null);
+  }
+
+  @Test
+  void resolvesTheLoadBalancerHostnamesOfIngressesAndServicesAndWithdrawsThem() {
+    dns.answer("elb-1.example.test", "192.0.2.31", "2001:db8::31");
+    dns.answer("svc-lb.example.test", "192.0.2.32");
+    topology.put(
+        new RouteState(
+            "Ingress",
+            "networking.k8s.io/v1",
+            "default",
+            "shop",
+            "uid",
+            List.of("shop.example.com"),
+            List.of(BackendRef.service("shop")),
+            List.of(),
+            List.of("ELB-1.Example.test."),
+            Map.of(),
+            List.of(),
+            null));
+    topology.put(
+        new ServiceState(
+            "default",
+            "api",
+            "uid",
+            "LoadBalancer",
+            List.of(),
+            List.of("svc-lb.example.test"),
+            List.of(),
+            Map.of(),
+            List.of()));
+    String ingressKey = dns.address() + "|elb-1.example.test";
+    String serviceKey = dns.address() + "|svc-lb.example.test";
+
+    resolver.tick();
+
+    await()
+        .untilAsserted(
+            () -> {
+              assertThat(recorded.latest(TOPIC).get(ingressKey))
+                  .isInstanceOfSatisfying(
+                      HostnameResolution.class,
+                      r -> {
+                        assertThat(r.hostname()).isEqualTo("elb-1.example.test");
+                        assertThat(r.server()).isEqualTo(dns.address().toString());
+                        assertThat(r.status()).isEqualTo(ProbeStatus.OK);
+                        assertThat(r.ipv4()).containsExactly("192.0.2.31");
+                        assertThat(r.ipv6()).containsExactly("2001:db8::31");
+                      });
+              assertThat(recorded.latest(TOPIC).get(serviceKey))
+                  .isInstanceOfSatisfying(
+                      HostnameResolution.class,
+                      r -> assertThat(r.ipv4()).containsExactly("192.0.2.32"));
+              assertThat(resolver.state(ResolutionKey.parse(ingressKey))).isNotNull();
+              assertThat(resolver.state(ResolutionKey.parse(serviceKey))).isNotNull();
+            });
+
+    topology.removeRoute("Ingress/default/shop");
+    topology.removeService("Service/default/api");
+    resolver.tick();
+
+    assertThat(recorded.latest(TOPIC)).containsEntry(ingressKey, null);
+    assertThat(recorded.latest(TOPIC)).containsEntry(serviceKey, null);
   }
 
   @Test
