@@ -5,6 +5,9 @@ prober:
   geo-tag: {{ include "cairn.requiredGeoTag" . | quote }}
   topics:
     {{- include "cairn.topicSettings" . | nindent 4 }}
+  {{- with $g.dnsResolver }}
+  default-resolver: {{ . | quote }}
+  {{- end }}
   {{- with $g.peers }}
   peers:
     {{- range . }}

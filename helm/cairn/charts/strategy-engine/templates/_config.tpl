@@ -7,6 +7,9 @@ engine:
   state-dir: /var/lib/cairn/strategy-engine
   topics:
     {{- include "cairn.topicSettings" . | nindent 4 }}
+  {{- with $g.dnsResolver }}
+  dns-resolver: {{ . | quote }}
+  {{- end }}
   gslb:
     geo-tag: {{ include "cairn.requiredGeoTag" . | quote }}
     {{- with $g.dnsZones }}

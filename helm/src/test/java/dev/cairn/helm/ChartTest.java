@@ -479,6 +479,7 @@ class ChartTest {
         "global.clusterExposedIPs[0]         | 010.0.0.1        | global.clusterExposedIPs.0",
         "global.clusterExposedIPs[0]         | lb.example.com   | global.clusterExposedIPs.0",
         "global.edgeDNSServers[0]            | ns.example.com   | global.edgeDNSServers.0",
+        "global.dnsResolver                  | dns.example.com  | global.dnsResolver",
         "global.topics.prefix                | eu/              | global.topics.prefix",
         "global.topics.partitions            | 0                | global.topics.partitions",
         "global.logLevel                     | verbose          | global.logLevel",

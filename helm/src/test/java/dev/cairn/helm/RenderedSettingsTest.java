@@ -50,6 +50,7 @@ class RenderedSettingsTest {
     values.put("global.peers[0].servers[0]", "198.51.100.53");
     values.put("global.peers[0].servers[1]", "[2001:db8::53]:5353");
     values.put("global.edgeDNSServers[0]", "192.0.2.53");
+    values.put("global.dnsResolver", "10.0.0.2");
     values.put("global.extGslbsClusterGeoTags[0]", "us");
     values.put("global.clusterExposedIPs[0]", "203.0.113.10");
     values.put("global.clusterExposedIPs[1]", "2001:db8::10");
@@ -91,6 +92,7 @@ class RenderedSettingsTest {
     assertThat(p.delegation().edgeServers()).hasSize(1);
     assertThat(p.delegation().geoTags()).containsExactly("us");
     assertThat(p.delegation().gluePrefix()).isEqualTo("gslb-ns-");
+    assertThat(p.defaultResolver()).isEqualTo("10.0.0.2");
     assertThat(p.topics().prefix()).isEqualTo("eu.");
     assertThat(env.getProperty("spring.application.name")).isEqualTo("health-prober");
   }
@@ -105,6 +107,9 @@ class RenderedSettingsTest {
     assertThat(p.gslb().zones()).containsExactly("cloud.example.com", "cloud.example.org");
     assertThat(p.gslb().exposedIps()).containsExactly("203.0.113.10", "2001:db8::10");
     assertThat(p.applicationId()).isEqualTo("eu.cairn-strategy-engine");
+    assertThat(p.placementSettings().dnsResolver())
+        .as("the key the prober publishes its answers under: 10.0.0.2 at port 53")
+        .isEqualTo("10.0.0.2:53");
     assertThat(p.stateDir()).isEqualTo(Path.of("/var/lib/cairn/strategy-engine"));
     assertThat(p.topics().prefix()).isEqualTo("eu.");
   }

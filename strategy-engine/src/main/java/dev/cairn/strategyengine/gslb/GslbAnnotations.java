@@ -8,7 +8,8 @@ public final class GslbAnnotations {
 
   /**
    * Comma-separated host names whose addresses would be the local targets. Not supported: the
-   * engine does no DNS lookups (a Gslb carrying it is reported and not decided).
+   * health-prober resolves load-balancer status host names only (a Gslb carrying it is reported and
+   * not decided).
    */
   public static final String EXPOSED_HOSTNAMES = "k8gb.io/exposed-hostnames";
 

@@ -1,8 +1,10 @@
 package dev.cairn.strategyengine.gslb;
 
+import dev.cairn.commonmodel.health.HostnameResolution;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceState;
+import dev.cairn.commonmodel.validation.Hostnames;
 import dev.cairn.commonmodel.validation.IpLiteral;
 import dev.cairn.commonmodel.validation.IpLiteral.Family;
 import dev.cairn.commonmodel.validation.Problem;
@@ -12,7 +14,9 @@ import dev.cairn.strategyengine.placement.NodeAwareTargets;
 import dev.cairn.strategyengine.placement.PlacementDecider;
 import dev.cairn.strategyengine.placement.PlacementDependencies;
 import dev.cairn.strategyengine.placement.PlacementSettings;
+import dev.cairn.strategyengine.placement.ResolutionLookup;
 import dev.cairn.strategyengine.placement.Target;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,16 +28,17 @@ import java.util.Optional;
  * IPv4 and IPv6 alike:
  *
  * <ol>
- *   <li>{@code k8gb.io/exposed-hostnames} present: not supported (the engine does no DNS lookups);
- *       a blocking problem;
+ *   <li>{@code k8gb.io/exposed-hostnames} present (even empty): the addresses its host names
+ *       resolve to (the health-prober resolves them); an invalid item is a blocking problem; a
+ *       blocking problem;
  *   <li>{@code k8gb.io/exposed-ip-addresses} present (even empty): its comma-separated addresses,
  *       each a strict IP literal (spaces around an item are allowed); any invalid item is a
  *       blocking problem, as in k8gb;
  *   <li>{@code engine.gslb.exposed-ips} set: those addresses;
- *   <li>discovery by the kind of the resourceRef: a Service's or an Ingress's load-balancer IPs;
- *       for an HTTPRoute the route's node-aware placement (part 1's {@link PlacementDecider}); for
- *       an embedded ingress the load-balancer IPs of the Ingress the record-writer creates from it,
- *       named like the Gslb.
+ *   <li>discovery by the kind of the resourceRef: a Service's or an Ingress's load-balancer IPs and
+ *       resolved load-balancer host names; for an HTTPRoute the route's node-aware placement (part
+ *       1's {@link PlacementDecider}); for an embedded ingress the load-balancer IPs of the Ingress
+ *       the record-writer creates from it, named like the Gslb.
  * </ol>
  *
  * @param targets the targets, without duplicates, in the order found
@@ -51,16 +56,15 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
       Instant now,
       Findings findings) {
     Map<String, String> annotations = gslb.annotations();
+    StatusHostnames lookups =
+        new StatusHostnames(
+            view.resolutions(),
+            placementSettings.dnsResolver(),
+            now,
+            placementSettings.resolutionMaxStale());
     if (annotations.containsKey(GslbAnnotations.EXPOSED_HOSTNAMES)) {
-      findings.block(
-          new Problem(
-              GslbAnnotations.field(GslbAnnotations.EXPOSED_HOSTNAMES),
-              annotations.get(GslbAnnotations.EXPOSED_HOSTNAMES),
-              "not supported: the engine does no DNS lookups, so host names cannot become local"
-                  + " targets; list the addresses in "
-                  + GslbAnnotations.EXPOSED_IP_ADDRESSES
-                  + " instead"));
-      return none("annotation " + GslbAnnotations.EXPOSED_HOSTNAMES + " (not supported)");
+      return fromHostnameAnnotation(
+          annotations.get(GslbAnnotations.EXPOSED_HOSTNAMES), lookups, findings);
     }
     if (annotations.containsKey(GslbAnnotations.EXPOSED_IP_ADDRESSES)) {
       return fromAnnotation(annotations.get(GslbAnnotations.EXPOSED_IP_ADDRESSES), findings);
@@ -75,27 +79,32 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
       return none("none");
     }
     return switch (servers.kind()) {
-      case SERVICE -> fromService(servers, findings);
+      case SERVICE -> fromService(servers, lookups, findings);
       case HTTP_ROUTE -> fromPlacement(servers.route(), view, placementSettings, now, findings);
-      case INGRESS -> fromIngress(servers.route(), findings);
+      case INGRESS -> fromIngress(servers.route(), lookups, findings);
       case EMBEDDED_INGRESS -> {
         // The Ingress the record-writer creates from spec.ingress, named like the Gslb (k8gb.md
         // §1.5): its load-balancer status is read, so the decision depends on it.
         String key = "Ingress/" + gslb.namespace() + "/" + gslb.name();
         findings.route = key;
-        yield fromEmbeddedIngress(gslb, view.route(key).orElse(null), findings);
+        yield fromEmbeddedIngress(gslb, view.route(key).orElse(null), lookups, findings);
       }
     };
   }
 
-  /** An Ingress's {@code status.loadBalancer.ingress}: its IPs; host names are not resolved. */
-  private static LocalTargets fromIngress(RouteState ingress, Findings findings) {
+  /** An Ingress's {@code status.loadBalancer.ingress}: its IPs, then its host names resolved. */
+  private static LocalTargets fromIngress(
+      RouteState ingress, StatusHostnames lookups, Findings findings) {
     if (ingress == null) {
       return none("load-balancer status of the Ingress (not published)");
     }
     String name = ingress.namespace() + "/" + ingress.name();
     return fromStatus(
-        "Ingress " + name, ingress.loadBalancerIps(), ingress.loadBalancerHostnames(), findings);
+        "Ingress " + name,
+        ingress.loadBalancerIps(),
+        ingress.loadBalancerHostnames(),
+        lookups,
+        findings);
   }
 
   /**
@@ -105,7 +114,7 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
    * alone, so its hosts need not be the Gslb's and its addresses are not used.
    */
   private static LocalTargets fromEmbeddedIngress(
-      GslbState gslb, RouteState ingress, Findings findings) {
+      GslbState gslb, RouteState ingress, StatusHostnames lookups, Findings findings) {
     if (ingress != null && !controlledBy(ingress.controller(), gslb)) {
       RouteState.Controller c = ingress.controller();
       findings.fallback(
@@ -129,7 +138,7 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
               + " watcher.label-selector leaves it out.");
       return none("load-balancer status of the Ingress created from spec.ingress (not published)");
     }
-    return fromIngress(ingress, findings);
+    return fromIngress(ingress, lookups, findings);
   }
 
   /**
@@ -185,7 +194,8 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
     return new LocalTargets(builder.build(), source, PlacementDependencies.NONE);
   }
 
-  private static LocalTargets fromService(Servers servers, Findings findings) {
+  private static LocalTargets fromService(
+      Servers servers, StatusHostnames lookups, Findings findings) {
     if (servers.serviceKey() == null) {
       // A label selector that selects no Service: there is nothing to read (and no host).
       return none("load-balancer status of the Service (none selected)");
@@ -207,15 +217,33 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
       return none(source);
     }
     return fromStatus(
-        "Service " + name, service.loadBalancerIps(), service.loadBalancerHostnames(), findings);
+        "Service " + name,
+        service.loadBalancerIps(),
+        service.loadBalancerHostnames(),
+        lookups,
+        findings);
   }
 
   /**
+   * How a load-balancer host name becomes addresses: the health-prober resolves every such name
+   * through its default resolver ({@code prober.resolve-load-balancer-hostnames}) and publishes the
+   * answer, which the engine reads under {@code <engine.dns-resolver>|<host name>}.
+   */
+  private record StatusHostnames(
+      ResolutionLookup resolutions, String server, Instant now, Duration maxStale) {}
+
+  /**
    * The addresses of a {@code status.loadBalancer.ingress} list (a Service's or an Ingress's), in
-   * status order; host names are listed as skipped, since the engine does no DNS lookups.
+   * status order: the IPs as they are, then each host name's resolved addresses (A and AAAA, as the
+   * prober published them), as k8gb resolves them through its edge DNS servers (k8gb.md §3.2). A
+   * host name not resolved yet, or whose resolution is unusable, is listed as skipped.
    */
   private static LocalTargets fromStatus(
-      String object, List<String> ips, List<String> hostnames, Findings findings) {
+      String object,
+      List<String> ips,
+      List<String> hostnames,
+      StatusHostnames lookups,
+      Findings findings) {
     Builder builder = new Builder();
     for (int i = 0; i < ips.size(); i++) {
       Optional<IpLiteral> ip = IpLiteral.parse(ips.get(i));
@@ -227,15 +255,121 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
         builder.add(ip.get());
       }
     }
+    List<String> keys = hostnames.isEmpty() ? List.of() : new ArrayList<>(hostnames.size());
     for (String hostname : hostnames) {
-      findings.skip(
-          object + " status.loadBalancer.ingress[].hostname '" + hostname + "'",
-          "load-balancer host names are not resolved; set "
-              + GslbAnnotations.EXPOSED_IP_ADDRESSES
-              + " on the Gslb to publish its addresses");
+      String subject = object + " status.loadBalancer.ingress[].hostname '" + hostname + "'";
+      if (Hostnames.check("hostname", hostname).isPresent()) {
+        findings.skip(subject, "not a valid host name");
+        continue;
+      }
+      addResolved(subject, hostname, lookups, builder, keys, findings);
     }
     return new LocalTargets(
-        builder.build(), "load-balancer status of " + object, PlacementDependencies.NONE);
+        builder.build(), "load-balancer status of " + object, dependencies(keys));
+  }
+
+  /**
+   * k8gb's {@code k8gb.io/exposed-hostnames}: comma-separated host names whose addresses are the
+   * local targets, resolved as load-balancer host names are (the health-prober resolves every
+   * Gslb's). An empty value or an item that is no valid host name blocks the decision, as an
+   * invalid {@code exposed-ip-addresses} item does; a name without a usable resolution is skipped.
+   */
+  private static LocalTargets fromHostnameAnnotation(
+      String raw, StatusHostnames lookups, Findings findings) {
+    String annotation = GslbAnnotations.EXPOSED_HOSTNAMES;
+    String source = "annotation " + annotation;
+    if (raw == null || raw.isBlank()) {
+      findings.block(
+          new Problem(
+              GslbAnnotations.field(annotation),
+              raw,
+              "empty; list the load balancers' host names, or remove the annotation to use the"
+                  + " next source"));
+      return none(source);
+    }
+    String[] items = raw.split(",", -1);
+    Builder builder = new Builder();
+    List<String> keys = new ArrayList<>(items.length);
+    for (int i = 0; i < items.length; i++) {
+      String item = items[i].strip();
+      Optional<Problem> problem =
+          Hostnames.check(GslbAnnotations.field(annotation) + "[" + i + "]", item);
+      if (problem.isPresent()) {
+        findings.block(new Problem(problem.get().field(), items[i], problem.get().reason()));
+        continue;
+      }
+      addResolved(source + " '" + item + "'", item, lookups, builder, keys, findings);
+    }
+    return new LocalTargets(builder.build(), source, dependencies(keys));
+  }
+
+  /**
+   * Adds the addresses of a valid host name's published resolution, or lists it as skipped with the
+   * reason; its key joins {@code keys} either way, so a new answer re-decides the Gslb.
+   */
+  private static void addResolved(
+      String subject,
+      String hostname,
+      StatusHostnames lookups,
+      Builder builder,
+      List<String> keys,
+      Findings findings) {
+    String key = ResolutionLookup.key(lookups.server(), Hostnames.normalise(hostname));
+    keys.add(key);
+    Optional<HostnameResolution> found = lookups.resolutions().find(key);
+    if (found.isEmpty()) {
+      findings.skip(
+          subject,
+          "not resolved yet: no resolution through "
+              + lookups.server()
+              + " has been published (the health-prober resolves it with"
+              + " prober.resolve-load-balancer-hostnames through prober.default-resolver, which"
+              + " must equal engine.dns-resolver)");
+      return;
+    }
+    HostnameResolution resolution = found.get();
+    String unusable =
+        PlacementDecider.unusableResolution(
+            resolution, lookups.server(), lookups.now(), lookups.maxStale());
+    if (unusable != null) {
+      findings.skip(subject, "not used: " + unusable);
+      return;
+    }
+    List<String> added = new ArrayList<>(2);
+    for (String answer : concat(resolution.ipv4(), resolution.ipv6())) {
+      Optional<IpLiteral> ip = IpLiteral.parse(answer);
+      if (ip.isPresent()) {
+        builder.add(ip.get());
+        added.add(ip.get().text());
+      }
+    }
+    findings.fallback(
+        "Resolved "
+            + subject
+            + " through "
+            + lookups.server()
+            + ": "
+            + String.join(", ", added)
+            + (resolution.stale()
+                ? " (the last good answer; the latest lookup ended with "
+                    + resolution.status()
+                    + ")"
+                : ""));
+  }
+
+  private static PlacementDependencies dependencies(List<String> resolutionKeys) {
+    return resolutionKeys.isEmpty()
+        ? PlacementDependencies.NONE
+        : new PlacementDependencies(List.of(), List.of(), List.of(), false, resolutionKeys);
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    if (b.isEmpty()) {
+      return a;
+    }
+    List<String> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
   }
 
   /**

@@ -67,6 +67,43 @@ import java.util.function.Function;
  * gracePeriodSeconds}.
  */
 public final class PlacementDecider {
+  /**
+   * Why a published hostname resolution cannot be used now, or {@code null} when its addresses can
+   * be: it has no address, the resolver says the name has none now, its latest lookup failed
+   * without a last good answer being kept, or the kept answer expired more than {@code maxStale}
+   * ago. Shared by node-aware placement and a Gslb's load-balancer host names.
+   */
+  public static String unusableResolution(
+      HostnameResolution resolution, String server, Instant now, Duration maxStale) {
+    boolean answers = !resolution.ipv4().isEmpty() || !resolution.ipv6().isEmpty();
+    if (!answers) {
+      return "its latest lookup through "
+          + server
+          + " gave no address ("
+          + resolution.status()
+          + ")";
+    }
+    if (resolution.status() == ProbeStatus.OK) {
+      return null;
+    }
+    if (resolution.status().reachable()) {
+      return "the resolver says the name has no addresses now (" + resolution.status() + ")";
+    }
+    if (!resolution.stale()) {
+      return "its latest lookup failed (" + resolution.status() + ")";
+    }
+    Instant expiresAt = resolution.expiresAt();
+    if (expiresAt != null && now.isAfter(expiresAt.plus(maxStale))) {
+      return "its last good answer expired at "
+          + expiresAt
+          + ", more than "
+          + maxStale
+          + " ago, and lookups keep failing ("
+          + resolution.status()
+          + ")";
+    }
+    return null;
+  }
 
   /** The route kind this decider handles. */
   public static final String HTTP_ROUTE = "HTTPRoute";
@@ -720,34 +757,7 @@ public final class PlacementDecider {
     }
 
     private String unusableReason(HostnameResolution resolution) {
-      boolean answers = !resolution.ipv4().isEmpty() || !resolution.ipv6().isEmpty();
-      if (!answers) {
-        return "its latest lookup through "
-            + server
-            + " gave no address ("
-            + resolution.status()
-            + ")";
-      }
-      if (resolution.status() == ProbeStatus.OK) {
-        return null;
-      }
-      if (resolution.status().reachable()) {
-        return "the resolver says the name has no addresses now (" + resolution.status() + ")";
-      }
-      if (!resolution.stale()) {
-        return "its latest lookup failed (" + resolution.status() + ")";
-      }
-      Instant expiresAt = resolution.expiresAt();
-      if (expiresAt != null && now.isAfter(expiresAt.plus(settings.resolutionMaxStale()))) {
-        return "its last good answer expired at "
-            + expiresAt
-            + ", more than "
-            + settings.resolutionMaxStale()
-            + " ago, and lookups keep failing ("
-            + resolution.status()
-            + ")";
-      }
-      return null;
+      return unusableResolution(resolution, server, now, settings.resolutionMaxStale());
     }
 
     private void addAnswers(

@@ -7,6 +7,7 @@ import dev.cairn.commonmodel.decision.DnsRecord;
 import dev.cairn.commonmodel.decision.Explanation;
 import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
+import dev.cairn.commonmodel.health.HostnameResolution;
 import dev.cairn.commonmodel.health.PeerAnswer;
 import dev.cairn.commonmodel.health.ProbeStatus;
 import dev.cairn.commonmodel.topology.BackendRef;
@@ -64,6 +65,7 @@ import org.yaml.snakeyaml.Yaml;
  *   endpoints: {web: [{node, ready, addresses}]}                  # addresses default [10.42.0.1]
  *   nodes: [{name, zone, ingress, addresses: ["InternalIP=10.0.0.1"], annotations}]
  *   peers: [{geoTag, host, status, ipv4, ipv6, lastSuccess, failingSince, observedAt}]
+ *   resolutions: [{hostname, server, status, ipv4, ipv6, stale, expiresAt}]   # the prober's
  *          # times: ISO text, or seconds relative to now (-30); lastSuccess defaults to -10,
  *          # failingSince to -5 when unreachable; host defaults to app.cloud.example.com
  * expect: { ... }                  # a single step at now; or:
@@ -109,6 +111,7 @@ public record GslbScenario(
     List<ServiceEndpoints> endpoints,
     List<NodeState> nodes,
     List<PeerAnswer> peers,
+    List<HostnameResolution> resolutions,
     List<Step> steps) {
 
   /** The default evaluation time. */
@@ -195,7 +198,7 @@ public record GslbScenario(
   /** The decider's outcome at a step. */
   public GslbOutcome decide(int step) {
     MapGslbView view =
-        new MapGslbView(routes, services, endpointsAt(step), peersAt(step), nodes, List.of());
+        new MapGslbView(routes, services, endpointsAt(step), peersAt(step), nodes, resolutions);
     return GslbDecider.decide(gslb, view, settings, placement, at(step));
   }
 
@@ -403,6 +406,7 @@ public record GslbScenario(
         endpoints,
         nodes,
         peers,
+        resolutions(given.get("resolutions"), placement(map(root.get("placement"))), start),
         steps);
   }
 
@@ -620,6 +624,32 @@ public record GslbScenario(
               p.containsKey("observedAt") ? instant(p.get("observedAt"), start) : start));
     }
     return peers;
+  }
+
+  /**
+   * The prober's hostname resolutions: {@code [{hostname, server (default the placement's
+   * resolver), status (OK), ipv4, ipv6, stale (false), expiresAt (seconds relative to now, default
+   * 300)}]}.
+   */
+  private static List<HostnameResolution> resolutions(
+      Object raw, PlacementSettings placement, Instant start) {
+    List<HostnameResolution> all = new ArrayList<>();
+    for (Map<String, Object> r : maps(raw)) {
+      ProbeStatus status = ProbeStatus.valueOf((String) r.getOrDefault("status", "OK"));
+      Instant expiresAt =
+          r.containsKey("expiresAt") ? instant(r.get("expiresAt"), start) : start.plusSeconds(300);
+      all.add(
+          new HostnameResolution(
+              string(r, "hostname"),
+              (String) r.getOrDefault("server", placement.dnsResolver()),
+              status,
+              strings(r.get("ipv4")),
+              strings(r.get("ipv6")),
+              start.minusSeconds(10),
+              expiresAt,
+              (Boolean) r.getOrDefault("stale", false)));
+    }
+    return all;
   }
 
   private static Instant instant(Object value, Instant start) {

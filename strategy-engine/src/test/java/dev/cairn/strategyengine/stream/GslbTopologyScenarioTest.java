@@ -35,6 +35,7 @@ class GslbTopologyScenarioTest {
       scenario.endpoints().forEach(driver::endpoints);
       scenario.routes().forEach(driver::route);
       scenario.peers().forEach(driver::peerAnswer);
+      scenario.resolutions().forEach(driver::resolution);
       driver.gslb(scenario.gslb());
       runTimeline(scenario, driver, true);
     }
@@ -51,6 +52,7 @@ class GslbTopologyScenarioTest {
       scenario.endpoints().forEach(driver::endpoints);
       scenario.services().forEach(driver::service);
       scenario.nodes().forEach(driver::node);
+      scenario.resolutions().forEach(driver::resolution);
       runTimeline(scenario, driver, false);
     }
   }
