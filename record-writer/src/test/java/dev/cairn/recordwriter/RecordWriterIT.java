@@ -36,6 +36,7 @@ import org.junit.jupiter.api.TestInstance;
 class RecordWriterIT {
 
   private static final Duration WAIT = Duration.ofSeconds(30);
+  private static final String MANAGED_BY = "app.kubernetes.io/managed-by";
 
   private MockKubernetes api;
   private StateProducer<TargetDecision> decisions;
@@ -303,6 +304,37 @@ class RecordWriterIT {
         .isEqualTo(before.getMetadata().getResourceVersion());
     assertThat(methods("foreign", "web")).doesNotContain("PUT", "PATCH", "DELETE");
     assertThat(writer.counter("cairn.writer.foreign.refused")).isGreaterThanOrEqualTo(1);
+  }
+
+  /**
+   * A foreign object deleted (k8gb's, when a cluster moves to Cairn) frees its name within seconds:
+   * the writer reads names held by foreign objects again, backing off (ForeignRecheck), instead of
+   * waiting for the next full resync (10 minutes here).
+   */
+  @Test
+  void takesANameOverSoonAfterTheForeignObjectHoldingItIsDeleted() {
+    api.create(foreign("takeover", objectName("web"), "k8gb"));
+    decisions.send(publish("takeover", "web", "192.0.2.21"));
+    await()
+        .atMost(WAIT)
+        .until(
+            () -> writer.get("/api/v1/records/takeover/" + objectName("web")),
+            r -> r.statusCode() == 200 && r.body().contains("\"CONFLICT\""));
+    assertThat(writer.bean(RecordReconciler.class).foreignRechecks()).isGreaterThanOrEqualTo(1);
+
+    api.client()
+        .genericKubernetesResources("externaldns.k8s.io/v1alpha1", "DNSEndpoint")
+        .inNamespace("takeover")
+        .withName(objectName("web"))
+        .delete();
+
+    GenericKubernetesResource taken =
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () -> api.get("takeover", objectName("web")),
+                r -> r != null && "cairn".equals(r.getMetadata().getLabels().get(MANAGED_BY)));
+    assertThat(targets(taken)).containsExactly("192.0.2.21");
   }
 
   /**

@@ -84,6 +84,10 @@ public final class RecordReconciler {
   private final Clock clock;
   private final ReconcileLoop<ObjectKey> loop;
   private final Map<ObjectKey, Timer> graceTimers = new ConcurrentHashMap<>();
+  private final Map<ObjectKey, Recheck> foreignRechecks = new ConcurrentHashMap<>();
+
+  /** A scheduled read of a name held by a foreign object, and how many reads came before it. */
+  private record Recheck(int attempt, ScheduledFuture<?> future) {}
 
   // Worker-confined state.
   private final Map<String, TargetDecision> decisions = new HashMap<>();
@@ -441,6 +445,11 @@ public final class RecordReconciler {
             new DesiredState(relevant, loop.caughtUp(), namesHeldElsewhere(relevant)),
             now);
     report(plan, now);
+    for (ObjectKey key : batch) {
+      if (!plan.outcomes().containsKey(key)) {
+        cancelForeignRecheck(key); // no decision wants the name any more
+      }
+    }
     forgetUntimedEvents(batch, plan);
     apply(plan, raw);
   }
@@ -488,6 +497,11 @@ public final class RecordReconciler {
         scheduleGraceTimer(o.key(), o.grace().expiresAt(), now);
       } else {
         cancelGraceTimer(o.key());
+      }
+      if (heldByForeignObject(o)) {
+        scheduleForeignRecheck(o.key());
+      } else {
+        cancelForeignRecheck(o.key());
       }
     }
   }
@@ -558,6 +572,47 @@ public final class RecordReconciler {
             },
             delay);
     graceTimers.put(key, new Timer(at, future));
+  }
+
+  private static boolean heldByForeignObject(Outcome o) {
+    if (o.state() != Outcome.State.CONFLICT) {
+      return false;
+    }
+    for (Conflict c : o.conflicts()) {
+      if (c.kind() == Conflict.Kind.FOREIGN_OBJECT) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Reads a name held by a foreign object again later ({@link ForeignRecheck}): the informer sees
+   * only Cairn's objects, so a foreign one that is deleted would otherwise be noticed only at the
+   * next resync. A recheck already pending stays; the attempt count backs the reads off while the
+   * foreign object stays.
+   */
+  private void scheduleForeignRecheck(ObjectKey key) {
+    Recheck pending = foreignRechecks.get(key);
+    if (pending != null && !pending.future().isDone()) {
+      return;
+    }
+    int attempt = pending == null ? 0 : pending.attempt() + 1;
+    long delay = ForeignRecheck.delay(attempt, foreignRechecks.size()).toMillis();
+    ScheduledFuture<?> future = loop.schedule(() -> onObjectChanged(key), delay);
+    foreignRechecks.put(key, new Recheck(attempt, future));
+  }
+
+  private void cancelForeignRecheck(ObjectKey key) {
+    Recheck r = foreignRechecks.remove(key);
+    if (r != null) {
+      r.future().cancel(false);
+    }
+  }
+
+  /** The names held by a foreign object whose reading again is scheduled, for tests and health. */
+  public int foreignRechecks() {
+    return foreignRechecks.size();
   }
 
   private void cancelGraceTimer(ObjectKey key) {
