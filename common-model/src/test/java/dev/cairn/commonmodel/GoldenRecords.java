@@ -100,7 +100,10 @@ public final class GoldenRecords {
         List.of(BAD_HOSTNAME),
         new RouteState.Controller(
             "k8gb.io/v1beta1", "Gslb", "storefront", "5a4f0e1d-2c3b-4a7b-9f6e-1d8c2a3f5e0b"),
-        Map.of("app.kubernetes.io/name", "storefront", "tier", "web"));
+        Map.of("app.kubernetes.io/name", "storefront", "tier", "web"),
+        List.of(
+            new RouteState.ParentRef(
+                "gateway.networking.k8s.io", "Gateway", "edge", "public", "https")));
   }
 
   /** {@code ServiceState.json}. */

@@ -8,10 +8,12 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * An HTTPRoute or Ingress, reduced to what DNS decisions need. Published on {@code
- * cairn.topology.routes.v1}, keyed {@code <kind>/<namespace>/<name>}.
+ * An HTTPRoute, Ingress or Gateway, reduced to what DNS decisions need (a Gateway: its listener
+ * host names and {@code status.addresses}, as {@code loadBalancerIps} and {@code
+ * loadBalancerHostnames}). Published on {@code cairn.topology.routes.v1}, keyed {@code
+ * <kind>/<namespace>/<name>}.
  *
- * @param kind {@code HTTPRoute} or {@code Ingress}
+ * @param kind {@code HTTPRoute}, {@code Ingress} or {@code Gateway} (since schema 1.3)
  * @param apiVersion the served API version the object was read with, e.g. {@code
  *     gateway.networking.k8s.io/v1}; used for owner references
  * @param namespace the namespace
@@ -33,6 +35,9 @@ import java.util.Objects;
  * @param labels the object's labels ({@code metadata.labels}), all of them: a Gslb's resourceRef
  *     may select its Ingress or HTTPRoute by label (k8gb.md §3.1). Since schema 1.3; empty in a
  *     record of an older schema
+ * @param parentRefs an HTTPRoute's {@code spec.parentRefs}, as written (a Gslb whose local targets
+ *     are its Gateway's addresses reads the one Gateway among them). Since schema 1.3; empty for an
+ *     Ingress, a Gateway, and a record of an older schema
  */
 public record RouteState(
     String kind,
@@ -47,7 +52,38 @@ public record RouteState(
     Map<String, String> annotations,
     List<Problem> problems,
     Controller controller,
-    Map<String, String> labels) {
+    Map<String, String> labels,
+    List<ParentRef> parentRefs) {
+
+  /**
+   * One {@code spec.parentRefs} entry of an HTTPRoute, as written.
+   *
+   * @param group the group; {@code null} or absent means {@code gateway.networking.k8s.io}
+   * @param kind the kind; {@code null} or absent means {@code Gateway}
+   * @param namespace the namespace; {@code null} means the route's
+   * @param name the name
+   * @param sectionName the listener, {@code null} for all
+   */
+  public record ParentRef(
+      String group, String kind, String namespace, String name, String sectionName) {
+
+    /** The Gateway API group, which a parent without a group belongs to. */
+    public static final String GATEWAY_GROUP = "gateway.networking.k8s.io";
+
+    /** True when this parent is a Gateway (the defaults included). */
+    public boolean isGateway() {
+      return (group == null || group.equals(GATEWAY_GROUP))
+          && (kind == null || kind.equals("Gateway"));
+    }
+
+    /** The Gateway's key, {@code Gateway/<namespace>/<name>}, the namespace defaulting. */
+    public String gatewayKey(String routeNamespace) {
+      return "Gateway/"
+          + (namespace == null || namespace.isEmpty() ? routeNamespace : namespace)
+          + "/"
+          + name;
+    }
+  }
 
   /**
    * A controller owner reference.
@@ -77,6 +113,39 @@ public record RouteState(
     annotations = Copies.sortedMap(annotations);
     problems = Copies.list(problems);
     labels = Copies.sortedMap(labels);
+    parentRefs = Copies.list(parentRefs);
+  }
+
+  /** A route without parent references. */
+  public RouteState(
+      String kind,
+      String apiVersion,
+      String namespace,
+      String name,
+      String uid,
+      List<String> hostnames,
+      List<BackendRef> backends,
+      List<String> loadBalancerIps,
+      List<String> loadBalancerHostnames,
+      Map<String, String> annotations,
+      List<Problem> problems,
+      Controller controller,
+      Map<String, String> labels) {
+    this(
+        kind,
+        apiVersion,
+        namespace,
+        name,
+        uid,
+        hostnames,
+        backends,
+        loadBalancerIps,
+        loadBalancerHostnames,
+        annotations,
+        problems,
+        controller,
+        labels,
+        List.of());
   }
 
   /** A route without labels. */
