@@ -182,6 +182,18 @@ class ChartTest {
   }
 
   @Test
+  void theWatcherReadsGatewaysAndHttpRoutesOfTheGatewayApi() {
+    ClusterRole watcher = render().get(ClusterRole.class, RELEASE + "-topology-watcher");
+
+    assertThat(verbs(watcher, "gateways")).containsExactly("list", "watch");
+    assertThat(verbs(watcher, "httproutes")).containsExactly("list", "watch");
+    assertThat(watcher.getRules())
+        .filteredOn(r -> r.getResources().contains("gateways"))
+        .singleElement()
+        .satisfies(r -> assertThat(r.getApiGroups()).containsExactly("gateway.networking.k8s.io"));
+  }
+
+  @Test
   void theWritersIngressAndGslbRulesFollowWhatItManages() {
     ClusterRole both = render().get(ClusterRole.class, RELEASE + "-record-writer");
     ClusterRole annotationsOnly =

@@ -33,7 +33,10 @@ final class ApiResources {
     resources.put("coordination.k8s.io/v1", List.of(resource("leases", "Lease", true)));
     resources.put("events.k8s.io/v1", List.of(resource("events", "Event", true, "ev")));
     resources.put(
-        "gateway.networking.k8s.io/v1", List.of(resource("httproutes", "HTTPRoute", true)));
+        "gateway.networking.k8s.io/v1",
+        List.of(
+            resource("httproutes", "HTTPRoute", true),
+            resource("gateways", "Gateway", true, "gtw")));
     resources.put("k8gb.io/v1beta1", List.of(resource("gslbs", "Gslb", true)));
     resources.put(
         "externaldns.k8s.io/v1alpha1", List.of(resource("dnsendpoints", "DNSEndpoint", true)));

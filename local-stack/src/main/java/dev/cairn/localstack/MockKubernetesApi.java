@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
  * One "cluster": the fabric8 mock Kubernetes API server on a loopback port, in CRUD mode with the
  * stack's own store ({@link IndexedCrudDispatcher}: fabric8's CRUD semantics, indexed, and watches
  * that honour resourceVersion and never stall the server), with the CRDs Cairn needs (HTTPRoute,
- * Gslb, DNSEndpoint), API discovery and OpenAPI v3 documents ({@link OpenApiV3}), so that {@code
- * kubectl --server <url>} gets, describes, explains and applies as against a cluster.
+ * Gateway, Gslb, DNSEndpoint), API discovery and OpenAPI v3 documents ({@link OpenApiV3}), so that
+ * {@code kubectl --server <url>} gets, describes, explains and applies as against a cluster.
  */
 final class MockKubernetesApi implements AutoCloseable {
 
@@ -51,6 +51,7 @@ final class MockKubernetesApi implements AutoCloseable {
   static final List<String> CRDS =
       List.of(
           "crds/httproutes.gateway.networking.k8s.io.yaml",
+          "crds/gateways.gateway.networking.k8s.io.yaml",
           "crds/k8gb.io_gslbs.yaml",
           "crds/dnsendpoints.externaldns.k8s.io.yaml");
 

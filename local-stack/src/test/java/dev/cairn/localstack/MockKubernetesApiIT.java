@@ -15,6 +15,9 @@ import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
@@ -246,6 +249,49 @@ class MockKubernetesApiIT {
     assertThat(patched.getMetadata().getLabels()).containsEntry("team", "dns");
     assertThat(patched.getMetadata().getGeneration()).isEqualTo(2L);
     assertThat(gslbs().withLabel("team", "dns").list().getItems()).hasSize(1);
+  }
+
+  @Test
+  void servesGatewaysAsTheTopologyWatcherReadsThem() {
+    assertThat(client.getApiResources("gateway.networking.k8s.io/v1").getResources())
+        .extracting(r -> r.getName())
+        .contains("httproutes", "gateways");
+    Gateway gateway =
+        new GatewayBuilder()
+            .withNewMetadata()
+            .withNamespace(NS)
+            .withName("public")
+            .endMetadata()
+            .withNewSpec()
+            .withGatewayClassName("example")
+            .addNewListener()
+            .withName("https")
+            .withHostname("*.example.com")
+            .withPort(443)
+            .withProtocol("HTTPS")
+            .endListener()
+            .endSpec()
+            .build();
+    client.resources(Gateway.class).resource(gateway).create();
+
+    Gateway read = client.resources(Gateway.class).inNamespace(NS).withName("public").get();
+    read.setStatus(
+        new GatewayStatusBuilder()
+            .addNewAddress()
+            .withType("IPAddress")
+            .withValue("203.0.113.50")
+            .endAddress()
+            .build());
+    client.resources(Gateway.class).resource(read).updateStatus();
+
+    assertThat(client.resources(Gateway.class).inAnyNamespace().list().getItems())
+        .singleElement()
+        .satisfies(
+            g -> {
+              assertThat(g.getSpec().getListeners().get(0).getHostname())
+                  .isEqualTo("*.example.com");
+              assertThat(g.getStatus().getAddresses().get(0).getValue()).isEqualTo("203.0.113.50");
+            });
   }
 
   @Test

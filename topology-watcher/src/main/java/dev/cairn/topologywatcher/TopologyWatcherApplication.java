@@ -6,9 +6,9 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 /**
  * The topology-watcher: Cairn's only reader of the Kubernetes API for topology. It watches
- * HTTPRoutes, Ingresses, Services, EndpointSlices, Nodes and Gslbs and publishes their normalised
- * state to the {@code cairn.topology.*} topics. Composition root only; beans are declared in {@code
- * config}.
+ * HTTPRoutes, Gateways, Ingresses, Services, EndpointSlices, Nodes and Gslbs and publishes their
+ * normalised state to the {@code cairn.topology.*} topics. Composition root only; beans are
+ * declared in {@code config}.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan

@@ -9,6 +9,9 @@ import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayStatusBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
@@ -175,6 +178,46 @@ final class Fixtures {
         .endRule()
         .endSpec()
         .build();
+  }
+
+  /**
+   * A Gateway with one listener per host name and one {@code status.addresses} entry per {@code
+   * type=value} (an empty type leaves the type out).
+   */
+  static Gateway gateway(
+      String namespace, String name, List<String> hosts, List<String> addresses) {
+    GatewayBuilder gateway =
+        new GatewayBuilder()
+            .withNewMetadata()
+            .withNamespace(namespace)
+            .withName(name)
+            .addToLabels("app", "web")
+            .addToAnnotations("k8gb.io/strategy", "failover")
+            .endMetadata()
+            .withNewSpec()
+            .withGatewayClassName("example")
+            .endSpec();
+    for (int i = 0; i < hosts.size(); i++) {
+      gateway
+          .editSpec()
+          .addNewListener()
+          .withName("l" + i)
+          .withHostname(hosts.get(i))
+          .withPort(443)
+          .withProtocol("HTTPS")
+          .endListener()
+          .endSpec();
+    }
+    GatewayStatusBuilder status = new GatewayStatusBuilder();
+    for (String address : addresses) {
+      String type = address.substring(0, address.indexOf('='));
+      status
+          .addNewAddress()
+          .withType(type.isEmpty() ? null : type)
+          .withValue(address.substring(address.indexOf('=') + 1))
+          .endAddress();
+    }
+    return gateway.withStatus(status.build()).build();
   }
 
   static GenericKubernetesResource gslb(

@@ -7,6 +7,7 @@ import dev.cairn.commonmodel.Topics;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.SyncMarker;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -44,9 +45,12 @@ class LateCrdIT {
       assertThat(topics.markers().get(1).objectCounts())
           .containsEntry("HTTPRoute", 0)
           .containsEntry("Gslb", 0)
+          .containsEntry("Gateway", 0)
           .containsEntry("Node", 1);
       assertThat(watcher.get("/actuator/health").body())
           .contains("\"gslbs in k8gb.io/v1beta1\"")
+          .contains(
+              "\"gateways in gateway.networking.k8s.io/v1 or gateway.networking.k8s.io/v1beta1\"")
           .contains(
               "\"httproutes in gateway.networking.k8s.io/v1 or gateway.networking.k8s.io/v1beta1\"");
 
@@ -57,6 +61,8 @@ class LateCrdIT {
       kube.genericKubernetesResources(Fixtures.GSLB)
           .resource(Fixtures.gslb("shop", "web-gslb", "gslb.example.com", "web"))
           .create();
+      cluster.installGatewayCrd("v1beta1");
+      kube.resource(v1beta1Gateway()).create();
 
       await()
           .atMost(WAIT)
@@ -69,6 +75,11 @@ class LateCrdIT {
                 assertThat(route.hostnames()).containsExactly("www.example.com");
                 assertThat((GslbState) topics.latest(Topics.GSLBS, "Gslb/shop/web-gslb"))
                     .isNotNull();
+                RouteState gateway =
+                    (RouteState) topics.latest(Topics.ROUTES, "Gateway/edge/public");
+                assertThat(gateway).isNotNull();
+                assertThat(gateway.apiVersion()).isEqualTo("gateway.networking.k8s.io/v1beta1");
+                assertThat(gateway.loadBalancerIps()).containsExactly("203.0.113.50");
               });
       await()
           .atMost(WAIT)
@@ -93,6 +104,17 @@ class LateCrdIT {
           .hasSize(2)
           .allSatisfy(m -> assertThat(m.value()).isNotNull());
     }
+  }
+
+  private static io.fabric8.kubernetes.api.model.gatewayapi.v1beta1.Gateway v1beta1Gateway() {
+    Gateway v1 =
+        Fixtures.gateway(
+            "edge", "public", List.of("*.example.com"), List.of("IPAddress=203.0.113.50"));
+    return new io.fabric8.kubernetes.api.model.gatewayapi.v1beta1.GatewayBuilder()
+        .withMetadata(v1.getMetadata())
+        .withSpec(v1.getSpec())
+        .withStatus(v1.getStatus())
+        .build();
   }
 
   private static io.fabric8.kubernetes.api.model.gatewayapi.v1beta1.HTTPRoute v1beta1Route() {

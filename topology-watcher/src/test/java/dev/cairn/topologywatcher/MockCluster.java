@@ -17,6 +17,7 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Queue;
 
@@ -59,6 +60,18 @@ final class MockCluster implements AutoCloseable {
    * stored).
    */
   void installHttpRouteCrd(String... versions) {
+    installGatewayApiCrd("HTTPRoute", "httproutes", versions);
+  }
+
+  /**
+   * Installs (or replaces) the Gateway API Gateway CRD serving the given versions (the first is
+   * stored).
+   */
+  void installGatewayCrd(String... versions) {
+    installGatewayApiCrd("Gateway", "gateways", versions);
+  }
+
+  private void installGatewayApiCrd(String kind, String plural, String... versions) {
     List<CustomResourceDefinitionVersion> list = new ArrayList<>();
     for (int i = 0; i < versions.length; i++) {
       list.add(
@@ -77,16 +90,16 @@ final class MockCluster implements AutoCloseable {
     CustomResourceDefinition crd =
         new CustomResourceDefinitionBuilder()
             .withNewMetadata()
-            .withName("httproutes.gateway.networking.k8s.io")
+            .withName(plural + ".gateway.networking.k8s.io")
             .endMetadata()
             .withNewSpec()
             .withGroup("gateway.networking.k8s.io")
             .withScope("Namespaced")
             .withNewNames()
-            .withKind("HTTPRoute")
-            .withListKind("HTTPRouteList")
-            .withPlural("httproutes")
-            .withSingular("httproute")
+            .withKind(kind)
+            .withListKind(kind + "List")
+            .withPlural(plural)
+            .withSingular(kind.toLowerCase(Locale.ROOT))
             .endNames()
             .withVersions(list)
             .endSpec()

@@ -17,7 +17,9 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.ParentReferenceBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -81,7 +83,8 @@ class TopologyWatcherIT {
                   "Service", 1,
                   "ServiceEndpoints", 1,
                   "Node", 1,
-                  "Gslb", 1));
+                  "Gslb", 1,
+                  "Gateway", 0));
       assertThat(topics.state()).hasSize(6);
 
       RouteState route = (RouteState) topics.latest(Topics.ROUTES, "HTTPRoute/shop/web-route");
@@ -205,6 +208,116 @@ class TopologyWatcherIT {
                     .isNull();
               });
       assertThat(topics.state()).hasSize(19);
+    }
+  }
+
+  @Test
+  void publishesGatewaysAndTheParentRefsOfHttpRoutes() {
+    cluster.installHttpRouteCrd("v1");
+    cluster.installGatewayCrd("v1");
+    kube.resource(
+            Fixtures.gateway(
+                "edge",
+                "public",
+                List.of("*.example.com", "bad_host.example.com"),
+                List.of(
+                    "IPAddress=203.0.113.50",
+                    "=2001:db8::50",
+                    "Hostname=lb-1.example.net",
+                    "NamedAddress=pool-a")))
+        .create();
+    HTTPRoute route = Fixtures.httpRoute("shop", "web-route", List.of("www.example.com"), "web");
+    route
+        .getSpec()
+        .setParentRefs(
+            List.of(
+                new ParentReferenceBuilder()
+                    .withNamespace("edge")
+                    .withName("public")
+                    .withSectionName("l0")
+                    .build()));
+    kube.resource(route).create();
+
+    try (RunningWatcher watcher = RunningWatcher.start(cluster, prefix);
+        TopicRecorder topics = new TopicRecorder(SharedBroker.bootstrapServers(), prefix)) {
+      await().atMost(WAIT).until(() -> topics.markers().stream().anyMatch(SyncMarker::synced));
+      assertThat(topics.markers().get(1).objectCounts())
+          .containsEntry("Gateway", 1)
+          .containsEntry("HTTPRoute", 1);
+      String uid =
+          kube.resources(Gateway.class)
+              .inNamespace("edge")
+              .withName("public")
+              .get()
+              .getMetadata()
+              .getUid();
+
+      RouteState gateway = (RouteState) topics.latest(Topics.ROUTES, "Gateway/edge/public");
+      assertThat(gateway)
+          .isEqualTo(
+              new RouteState(
+                  "Gateway",
+                  "gateway.networking.k8s.io/v1",
+                  "edge",
+                  "public",
+                  uid,
+                  List.of("*.example.com"),
+                  List.of(),
+                  List.of("203.0.113.50", "2001:db8::50"),
+                  List.of("lb-1.example.net"),
+                  Map.of("k8gb.io/strategy", "failover"),
+                  List.of(
+                      new Problem(
+                          "spec.listeners[1].hostname",
+                          "bad_host.example.com",
+                          "label 'bad_host' has the character '_'; only letters, digits and '-'"
+                              + " are allowed"),
+                      new Problem(
+                          "status.addresses[3].type",
+                          "NamedAddress",
+                          "address type is neither IPAddress nor Hostname; the address is left"
+                              + " out")),
+                  null,
+                  Map.of("app", "web"),
+                  List.of()));
+      RouteState published = (RouteState) topics.latest(Topics.ROUTES, "HTTPRoute/shop/web-route");
+      assertThat(published.parentRefs())
+          .containsExactly(new RouteState.ParentRef(null, null, "edge", "public", "l0"));
+      assertThat(published.parentRefs().get(0).gatewayKey("shop")).isEqualTo("Gateway/edge/public");
+      assertThat(watcher.get("/actuator/health").body())
+          .contains("\"Gateway\":{\"phase\":\"WATCHING\"")
+          .contains("\"missingCrds\":[\"gslbs in k8gb.io/v1beta1\"]");
+
+      // The Gateway's address changes: one new record with the new address.
+      kube.resource(
+              Fixtures.gateway(
+                  "edge", "public", List.of("*.example.com"), List.of("IPAddress=203.0.113.51")))
+          .update();
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () -> {
+                RouteState updated =
+                    (RouteState) topics.latest(Topics.ROUTES, "Gateway/edge/public");
+                assertThat(updated.loadBalancerIps()).containsExactly("203.0.113.51");
+                assertThat(updated.loadBalancerHostnames()).isEmpty();
+                assertThat(updated.hostnames()).containsExactly("*.example.com");
+                assertThat(updated.problems()).isEmpty();
+              });
+      assertThat(topics.of(Topics.ROUTES, "Gateway/edge/public")).hasSize(2);
+
+      // Deleting it publishes a tombstone; the route is untouched.
+      kube.resources(Gateway.class).inNamespace("edge").withName("public").delete();
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () ->
+                  assertThat(topics.of(Topics.ROUTES, "Gateway/edge/public"))
+                      .hasSize(3)
+                      .last()
+                      .extracting(TopicRecorder.Message::value)
+                      .isNull());
+      assertThat(topics.of(Topics.ROUTES, "HTTPRoute/shop/web-route")).hasSize(1);
     }
   }
 
@@ -366,6 +479,13 @@ class TopologyWatcherIT {
     slice.getMetadata().getLabels().put("app", "web");
     kube.resource(slice).create();
     kube.resource(Fixtures.node("node-a", "eu-1a", false, "10.0.0.1")).create();
+    cluster.installGatewayCrd("v1");
+    List<String> address = List.of("IPAddress=203.0.113.50");
+    kube.resource(Fixtures.gateway("shop", "gw-web", List.of("a.example.com"), address)).create();
+    Gateway unlabelled = Fixtures.gateway("shop", "gw-other", List.of("b.example.com"), address);
+    unlabelled.getMetadata().getLabels().put("app", "other");
+    kube.resource(unlabelled).create();
+    kube.resource(Fixtures.gateway("blog", "gw-web", List.of("c.example.com"), address)).create();
 
     try (RunningWatcher watcher =
             RunningWatcher.start(
@@ -378,7 +498,8 @@ class TopologyWatcherIT {
       await().atMost(WAIT).until(() -> topics.markers().stream().anyMatch(SyncMarker::synced));
       assertThat(topics.state())
           .extracting(TopicRecorder.Message::key)
-          .containsExactlyInAnyOrder("Service/shop/web", "Service/shop/web", "Node/node-a");
+          .containsExactlyInAnyOrder(
+              "Service/shop/web", "Service/shop/web", "Node/node-a", "Gateway/shop/gw-web");
       assertThat(topics.of(Topics.ENDPOINTS))
           .extracting(TopicRecorder.Message::key)
           .containsExactly("Service/shop/web");

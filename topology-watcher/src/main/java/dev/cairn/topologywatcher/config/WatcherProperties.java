@@ -16,7 +16,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param namespaces the namespaces to watch; empty means all namespaces (Nodes are always watched
  *     cluster-wide)
  * @param labelSelector a label selector ({@code app=web,tier!=cache}) applied to the namespaced
- *     kinds (routes, Services, EndpointSlices, Gslbs), not to Nodes; unset means everything
+ *     kinds (routes, Gateways, Services, EndpointSlices, Gslbs), not to Nodes; unset means
+ *     everything
  * @param resyncPeriod how often every kind is re-listed from scratch to repair drift; only real
  *     differences are published
  * @param crdPollInterval how often a kind whose CRD is not installed (Gateway API, Gslb) is looked

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPBackendRef;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteRule;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteSpec;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.ParentReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Informable;
 import java.util.ArrayList;
@@ -76,7 +77,21 @@ final class HttpRouteSource<T extends HasMetadata> extends KindSource<T> {
         rules.add(new HttpRouteInput.Rule(refs));
       }
     }
+    List<HttpRouteInput.ParentRef> parents = new ArrayList<>();
+    if (s != null) {
+      for (ParentReference ref : orEmpty(s.getParentRefs())) {
+        if (ref != null) {
+          parents.add(
+              new HttpRouteInput.ParentRef(
+                  ref.getGroup(),
+                  ref.getKind(),
+                  ref.getNamespace(),
+                  ref.getName(),
+                  ref.getSectionName()));
+        }
+      }
+    }
     return RouteNormalizer.httpRoute(
-        new HttpRouteInput(meta(route), apiVersion(), hostnames, rules));
+        new HttpRouteInput(meta(route), apiVersion(), hostnames, rules, parents));
   }
 }

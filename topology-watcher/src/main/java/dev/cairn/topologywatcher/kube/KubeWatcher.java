@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Watches every kind the watcher reads and keeps the {@link TopologyView} equal to what the API
- * server holds: HTTPRoute ({@code gateway.networking.k8s.io} v1, else v1beta1), Ingress, Service,
- * EndpointSlice (merged per Service), Node and Gslb ({@code k8gb.io/v1beta1}).
+ * server holds: HTTPRoute and Gateway ({@code gateway.networking.k8s.io} v1, else v1beta1),
+ * Ingress, Service, EndpointSlice (merged per Service), Node and Gslb ({@code k8gb.io/v1beta1}).
  *
  * <p>Kinds defined by a CRD that is not installed are looked for again every {@code
  * crdPollInterval} and watched as soon as they appear. Every {@code resyncPeriod} each kind is
@@ -66,6 +66,10 @@ public final class KubeWatcher implements AutoCloseable {
                     HttpRouteSource.PLURAL,
                     List.of(HttpRouteSource.v1(), HttpRouteSource.v1beta1()))),
             kind.apply(Entity.INGRESS, SourceSelector.fixed(new IngressSource())),
+            kind.apply(
+                Entity.GATEWAY,
+                SourceSelector.discovered(
+                    GatewaySource.PLURAL, List.of(GatewaySource.v1(), GatewaySource.v1beta1()))),
             kind.apply(Entity.SERVICE, SourceSelector.fixed(new ServiceSource())),
             kind.apply(Entity.SERVICE_ENDPOINTS, SourceSelector.fixed(new EndpointSliceSource())),
             kind.apply(Entity.NODE, SourceSelector.fixed(new NodeSource())),

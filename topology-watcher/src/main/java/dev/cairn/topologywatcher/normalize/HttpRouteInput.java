@@ -12,15 +12,26 @@ import java.util.Objects;
  *     gateway.networking.k8s.io/v1}
  * @param hostnames {@code spec.hostnames} as written
  * @param rules {@code spec.rules}, in spec order
+ * @param parentRefs {@code spec.parentRefs}, in spec order
  */
 public record HttpRouteInput(
-    Meta meta, String apiVersion, List<String> hostnames, List<Rule> rules) {
+    Meta meta,
+    String apiVersion,
+    List<String> hostnames,
+    List<Rule> rules,
+    List<ParentRef> parentRefs) {
 
   public HttpRouteInput {
     Objects.requireNonNull(meta, "meta");
     Objects.requireNonNull(apiVersion, "apiVersion");
     hostnames = Copies.list(nullSafe(hostnames));
     rules = Copies.list(nullSafe(rules));
+    parentRefs = Copies.list(nullSafe(parentRefs));
+  }
+
+  /** A route without parent references. */
+  public HttpRouteInput(Meta meta, String apiVersion, List<String> hostnames, List<Rule> rules) {
+    this(meta, apiVersion, hostnames, rules, List.of());
   }
 
   /**
@@ -33,6 +44,18 @@ public record HttpRouteInput(
       backendRefs = Copies.list(nullSafe(backendRefs));
     }
   }
+
+  /**
+   * One {@code spec.parentRefs} entry, every field as written ({@code null} when absent).
+   *
+   * @param group the group
+   * @param kind the kind
+   * @param namespace the namespace
+   * @param name the name
+   * @param sectionName the section (listener) name
+   */
+  public record ParentRef(
+      String group, String kind, String namespace, String name, String sectionName) {}
 
   /** The list without {@code null} entries; {@code null} stays {@code null}. */
   static <T> List<T> nullSafe(List<T> list) {

@@ -3,14 +3,16 @@ package dev.cairn.topologywatcher.normalize;
 import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.validation.Hostnames;
+import dev.cairn.commonmodel.validation.IpLiteral;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * HTTPRoute and Ingress to {@link RouteState}: host names as written (exact duplicates removed,
- * first occurrence kept), every backend of every rule in spec order, the relevant annotations.
+ * HTTPRoute, Ingress and Gateway to {@link RouteState}: host names as written (exact duplicates
+ * removed, first occurrence kept), every backend of every rule in spec order, an HTTPRoute's parent
+ * references as written, a Gateway's status addresses, the relevant annotations.
  */
 public final class RouteNormalizer {
 
@@ -19,6 +21,15 @@ public final class RouteNormalizer {
 
   /** The kind of an Ingress in keys and records. */
   public static final String INGRESS = "Ingress";
+
+  /** The kind of a Gateway API Gateway in keys and records. */
+  public static final String GATEWAY = "Gateway";
+
+  /** The {@code status.addresses[].type} of an IP address; also the default when absent. */
+  public static final String IP_ADDRESS = "IPAddress";
+
+  /** The {@code status.addresses[].type} of a host name. */
+  public static final String HOSTNAME = "Hostname";
 
   /** The only Ingress API version read. */
   public static final String INGRESS_API_VERSION = "networking.k8s.io/v1";
@@ -42,6 +53,18 @@ public final class RouteNormalizer {
         addBackend(backends, refs.get(b), "spec.rules[" + r + "].backendRefs[" + b + "]", problems);
       }
     }
+    List<RouteState.ParentRef> parentRefs = new ArrayList<>();
+    for (int i = 0; i < input.parentRefs().size(); i++) {
+      HttpRouteInput.ParentRef ref = input.parentRefs().get(i);
+      if (ref.name() == null || ref.name().isBlank()) {
+        problems.add(
+            "spec.parentRefs[" + i + "].name", ref.name(), "parent has no name; it is left out");
+        continue;
+      }
+      parentRefs.add(
+          new RouteState.ParentRef(
+              ref.group(), ref.kind(), ref.namespace(), ref.name(), ref.sectionName()));
+    }
     Meta meta = input.meta();
     return new RouteState(
         HTTP_ROUTE,
@@ -56,7 +79,68 @@ public final class RouteNormalizer {
         AnnotationRules.ROUTE.relevant(meta.annotations(), problems),
         problems.list(),
         null,
-        meta.labels());
+        meta.labels(),
+        parentRefs);
+  }
+
+  /**
+   * Normalises a Gateway read with {@code input.apiVersion()}: its listeners' host names (a
+   * listener without one adds none) and its {@code status.addresses}, an {@code IPAddress} (or
+   * untyped) address as a load-balancer IP, a {@code Hostname} address as a load-balancer host
+   * name. An address of another type, or whose value does not fit its type, is a problem and left
+   * out. No backends, controller or parent references.
+   */
+  public static RouteState gateway(GatewayInput input) {
+    Problems problems = new Problems();
+    Set<String> hostnames = new LinkedHashSet<>();
+    for (int i = 0; i < input.listeners().size(); i++) {
+      String host = input.listeners().get(i).hostname();
+      if (host != null
+          && !host.isEmpty()
+          && problems.check(Hostnames.checkPattern("spec.listeners[" + i + "].hostname", host))) {
+        hostnames.add(host);
+      }
+    }
+    List<String> ips = new ArrayList<>();
+    List<String> lbHostnames = new ArrayList<>();
+    for (int i = 0; i < input.addresses().size(); i++) {
+      GatewayInput.Address address = input.addresses().get(i);
+      String field = "status.addresses[" + i + "]";
+      String type = address.type();
+      if (type == null || type.isEmpty() || type.equals(IP_ADDRESS)) {
+        if (address.value() != null && IpLiteral.parse(address.value()).isPresent()) {
+          ips.add(address.value());
+        } else {
+          problems.add(
+              field + ".value", address.value(), "not a strict IPv4 or IPv6 address literal");
+        }
+      } else if (type.equals(HOSTNAME)) {
+        if (problems.check(Hostnames.check(field + ".value", address.value()))) {
+          lbHostnames.add(address.value());
+        }
+      } else {
+        problems.add(
+            field + ".type",
+            type,
+            "address type is neither IPAddress nor Hostname; the address is left out");
+      }
+    }
+    Meta meta = input.meta();
+    return new RouteState(
+        GATEWAY,
+        input.apiVersion(),
+        meta.namespace(),
+        meta.name(),
+        meta.uid(),
+        List.copyOf(hostnames),
+        List.of(),
+        ips,
+        lbHostnames,
+        AnnotationRules.ROUTE.relevant(meta.annotations(), problems),
+        problems.list(),
+        null,
+        meta.labels(),
+        List.of());
   }
 
   /** Normalises a {@code networking.k8s.io/v1} Ingress; rules without a host add no host name. */

@@ -8,12 +8,13 @@ import java.util.List;
 
 /**
  * One kind of published state: its name (the key prefix, the metric tag and the {@code
- * objectCounts} key of the sync marker) and its topic. Routes of both kinds share a topic and are
- * told apart by their key.
+ * objectCounts} key of the sync marker) and its topic. HTTPRoutes, Ingresses and Gateways share a
+ * topic and are told apart by their key.
  */
 public enum Entity {
   HTTP_ROUTE("HTTPRoute", Topics.ROUTES),
   INGRESS("Ingress", Topics.ROUTES),
+  GATEWAY("Gateway", Topics.ROUTES),
   SERVICE("Service", Topics.SERVICES),
   SERVICE_ENDPOINTS("ServiceEndpoints", Topics.ENDPOINTS),
   NODE("Node", Topics.NODES),

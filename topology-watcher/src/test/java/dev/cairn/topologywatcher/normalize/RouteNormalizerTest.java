@@ -200,4 +200,126 @@ class RouteNormalizerTest {
     assertThat(RouteNormalizer.ingress(new IngressInput(meta(Map.of()), List.of())).controller())
         .isNull();
   }
+
+  @Test
+  void copiesParentRefsAsWrittenAndNamesANamelessOne() {
+    HttpRouteInput input =
+        new HttpRouteInput(
+            meta(Map.of()),
+            V1,
+            List.of("www.example.com"),
+            List.of(),
+            List.of(
+                new HttpRouteInput.ParentRef(
+                    "gateway.networking.k8s.io", "Gateway", "edge", "public", "https"),
+                new HttpRouteInput.ParentRef(null, null, null, "internal", null),
+                new HttpRouteInput.ParentRef(null, "Gateway", null, "", null),
+                new HttpRouteInput.ParentRef("example.com", "Mesh", null, "mesh", null)));
+
+    RouteState route = RouteNormalizer.httpRoute(input);
+
+    assertThat(route.parentRefs())
+        .containsExactly(
+            new RouteState.ParentRef(
+                "gateway.networking.k8s.io", "Gateway", "edge", "public", "https"),
+            new RouteState.ParentRef(null, null, null, "internal", null),
+            new RouteState.ParentRef("example.com", "Mesh", null, "mesh", null));
+    assertThat(route.problems())
+        .containsExactly(
+            new Problem("spec.parentRefs[2].name", "", "parent has no name; it is left out"));
+  }
+
+  @Test
+  void aRouteWithoutParentRefsHasNone() {
+    RouteState route =
+        RouteNormalizer.httpRoute(new HttpRouteInput(meta(Map.of()), V1, List.of(), List.of()));
+
+    assertThat(route.parentRefs()).isEmpty();
+  }
+
+  @Test
+  void readsAGatewaysListenerHostnamesAndStatusAddresses() {
+    Meta meta =
+        new Meta(
+            "edge",
+            "public",
+            "uid-gw",
+            Map.of("app", "edge"),
+            Map.of(
+                "k8gb.io/strategy", "failover",
+                "kubectl.kubernetes.io/last-applied-configuration", "{}"),
+            null);
+    GatewayInput input =
+        new GatewayInput(
+            meta,
+            V1,
+            List.of(
+                new GatewayInput.Listener("*.example.com"),
+                new GatewayInput.Listener(null),
+                new GatewayInput.Listener("bad_host.example.com"),
+                new GatewayInput.Listener("shop.example.com"),
+                new GatewayInput.Listener("*.example.com")),
+            List.of(
+                new GatewayInput.Address(null, "203.0.113.7"),
+                new GatewayInput.Address("IPAddress", "2001:db8::7"),
+                new GatewayInput.Address("Hostname", "lb-1.example.net"),
+                new GatewayInput.Address("NamedAddress", "my-pool"),
+                new GatewayInput.Address("IPAddress", "203.0.113.300"),
+                new GatewayInput.Address("Hostname", "bad host"),
+                new GatewayInput.Address("", "198.51.100.7")));
+
+    RouteState gateway = RouteNormalizer.gateway(input);
+
+    assertThat(gateway)
+        .isEqualTo(
+            new RouteState(
+                "Gateway",
+                V1,
+                "edge",
+                "public",
+                "uid-gw",
+                List.of("*.example.com", "shop.example.com"),
+                List.of(),
+                List.of("203.0.113.7", "2001:db8::7", "198.51.100.7"),
+                List.of("lb-1.example.net"),
+                Map.of("k8gb.io/strategy", "failover"),
+                List.of(
+                    new Problem(
+                        "spec.listeners[2].hostname",
+                        "bad_host.example.com",
+                        "label 'bad_host' has the character '_'; only letters, digits and '-' are allowed"),
+                    new Problem(
+                        "status.addresses[3].type",
+                        "NamedAddress",
+                        "address type is neither IPAddress nor Hostname; the address is left out"),
+                    new Problem(
+                        "status.addresses[4].value",
+                        "203.0.113.300",
+                        "not a strict IPv4 or IPv6 address literal"),
+                    new Problem(
+                        "status.addresses[5].value",
+                        "bad host",
+                        "label 'bad host' has the character ' '; only letters, digits and '-' are allowed")),
+                null,
+                Map.of("app", "edge"),
+                List.of()));
+    assertThat(gateway.ref().key()).isEqualTo("Gateway/edge/public");
+  }
+
+  @Test
+  void aGatewayWithoutStatusHasNoAddresses() {
+    RouteState gateway =
+        RouteNormalizer.gateway(
+            new GatewayInput(
+                meta(Map.of()),
+                "gateway.networking.k8s.io/v1beta1",
+                List.of(new GatewayInput.Listener("www.example.com")),
+                null));
+
+    assertThat(gateway.apiVersion()).isEqualTo("gateway.networking.k8s.io/v1beta1");
+    assertThat(gateway.hostnames()).containsExactly("www.example.com");
+    assertThat(gateway.loadBalancerIps()).isEmpty();
+    assertThat(gateway.loadBalancerHostnames()).isEmpty();
+    assertThat(gateway.problems()).isEmpty();
+  }
 }

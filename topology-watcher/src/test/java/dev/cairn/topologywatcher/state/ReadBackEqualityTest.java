@@ -7,6 +7,7 @@ import dev.cairn.commonmodel.codec.CairnSerializer;
 import dev.cairn.topologywatcher.normalize.BackendRefInput;
 import dev.cairn.topologywatcher.normalize.EndpointSliceInput;
 import dev.cairn.topologywatcher.normalize.EndpointsNormalizer;
+import dev.cairn.topologywatcher.normalize.GatewayInput;
 import dev.cairn.topologywatcher.normalize.GslbNormalizer;
 import dev.cairn.topologywatcher.normalize.HttpRouteInput;
 import dev.cairn.topologywatcher.normalize.Meta;
@@ -47,7 +48,21 @@ class ReadBackEqualityTest {
                     new HttpRouteInput.Rule(
                         List.of(
                             new BackendRefInput("", "Service", null, "web", 80, 1),
-                            new BackendRefInput(null, null, null, "api", null, null)))))),
+                            new BackendRefInput(null, null, null, "api", null, null)))),
+                List.of(
+                    new HttpRouteInput.ParentRef(null, null, null, "public", null),
+                    new HttpRouteInput.ParentRef(
+                        "gateway.networking.k8s.io", "Gateway", "edge", "internal", "https")))),
+        RouteNormalizer.gateway(
+            new GatewayInput(
+                META,
+                "gateway.networking.k8s.io/v1",
+                List.of(
+                    new GatewayInput.Listener("*.example.com"), new GatewayInput.Listener(null)),
+                List.of(
+                    new GatewayInput.Address(null, "203.0.113.7"),
+                    new GatewayInput.Address("Hostname", "lb.example.com"),
+                    new GatewayInput.Address("NamedAddress", "pool")))),
         ServiceNormalizer.normalize(
             new ServiceInput(
                 META,

@@ -54,7 +54,7 @@ class TopologyViewTest {
   }
 
   @Test
-  void routesOfBothKindsShareTheirTopic() {
+  void routesOfEveryKindShareTheirTopic() {
     TopologyView view = new TopologyView();
     view.put(Entity.HTTP_ROUTE, "HTTPRoute/shop/a", route("HTTPRoute", "a"));
     view.put(Entity.INGRESS, "Ingress/shop/a", route("Ingress", "a"));
@@ -62,9 +62,16 @@ class TopologyViewTest {
     assertThat(view.snapshot(Topics.ROUTES)).containsOnlyKeys("HTTPRoute/shop/a", "Ingress/shop/a");
     assertThat(view.get(Topics.ROUTES, "Ingress/shop/a")).isEqualTo(route("Ingress", "a"));
     assertThat(view.get(Topics.ROUTES, "Gateway/shop/a")).isNull();
+
+    view.put(Entity.GATEWAY, "Gateway/shop/a", route("Gateway", "a"));
+
+    assertThat(view.snapshot(Topics.ROUTES))
+        .containsOnlyKeys("HTTPRoute/shop/a", "Ingress/shop/a", "Gateway/shop/a");
+    assertThat(view.get(Topics.ROUTES, "Gateway/shop/a")).isEqualTo(route("Gateway", "a"));
     assertThat(view.counts())
         .containsEntry("HTTPRoute", 1)
         .containsEntry("Ingress", 1)
+        .containsEntry("Gateway", 1)
         .containsEntry("Node", 0);
   }
 
@@ -72,6 +79,8 @@ class TopologyViewTest {
   void findsTheEntityOfAKey() {
     assertThat(Entity.of(Topics.ROUTES, "HTTPRoute/shop/a")).isEqualTo(Entity.HTTP_ROUTE);
     assertThat(Entity.of(Topics.ROUTES, "Ingress/shop/a")).isEqualTo(Entity.INGRESS);
+    assertThat(Entity.of(Topics.ROUTES, "Gateway/shop/a")).isEqualTo(Entity.GATEWAY);
+    assertThat(Entity.GATEWAY.topic()).isEqualTo(Topics.ROUTES);
     assertThat(Entity.of(Topics.ROUTES, "not a key")).isNull();
     assertThat(Entity.of(Topics.ENDPOINTS, "Service/shop/a")).isEqualTo(Entity.SERVICE_ENDPOINTS);
   }
