@@ -250,6 +250,20 @@ class HostnameTargetsTest {
   }
 
   @Test
+  void resolvesTheHostnameAddressesOfAGateway() {
+    ResolutionPlan plan =
+        HostnameTargets.plan(
+            List.of(withLoadBalancer("Gateway", "public", Map.of(), "GW.example.net.")),
+            List.of(),
+            List.of(),
+            false,
+            true,
+            DEFAULT);
+
+    assertThat(plan.keys()).containsExactly(new ResolutionKey("1.1.1.1:53", "gw.example.net"));
+  }
+
+  @Test
   void ignoresTheLoadBalancerHostnamesOfAnHttpRoute() {
     ResolutionPlan plan =
         HostnameTargets.plan(

@@ -2,6 +2,7 @@ package dev.cairn.strategyengine.config;
 
 import dev.cairn.commonmodel.TopicSettings;
 import dev.cairn.strategyengine.gslb.GslbSettings;
+import dev.cairn.strategyengine.gslb.HttpRouteTargets;
 import dev.cairn.strategyengine.placement.PlacementSettings;
 import dev.cairn.strategyengine.stream.CatchUp;
 import dev.cairn.strategyengine.stream.EngineTopology.StoreType;
@@ -116,7 +117,7 @@ public record StrategyEngineProperties(
     placementSettings(
         enableIpv4, enableIpv6, resolveTargetHostnames, dnsResolver, resolutionMaxStale);
     if (gslb == null) {
-      gslb = new Gslb(null, List.of(), List.of(), null, null, null, null, null);
+      gslb = new Gslb(null, List.of(), List.of(), null, null, null, null, null, null);
     }
     gslb.settings();
   }
@@ -191,6 +192,9 @@ public record StrategyEngineProperties(
    * @param ttlMin the smallest {@code dnsTtlSeconds} accepted
    * @param ttlMax the largest {@code dnsTtlSeconds} accepted
    * @param punctuateInterval how often Gslbs whose trusted peer answers expire are re-decided
+   * @param httpRouteTargets where an HTTPRoute resourceRef's local targets come from: {@code
+   *     node-aware} (the route's direct-dns placement, the default) or {@code gateway} (its parent
+   *     Gateway's {@code status.addresses}, as k8gb)
    */
   public record Gslb(
       String geoTag,
@@ -200,7 +204,8 @@ public record StrategyEngineProperties(
       @DefaultValue("300s") Duration splitBrainThreshold,
       @DefaultValue("1s") Duration ttlMin,
       @DefaultValue("1h") Duration ttlMax,
-      @DefaultValue("1s") Duration punctuateInterval) {
+      @DefaultValue("1s") Duration punctuateInterval,
+      @DefaultValue("node-aware") HttpRouteTargets httpRouteTargets) {
 
     public Gslb {
       zones = zones == null ? List.of() : List.copyOf(zones);
@@ -229,7 +234,8 @@ public record StrategyEngineProperties(
           defaultTtl.toSeconds(),
           ttlMin.toSeconds(),
           ttlMax.toSeconds(),
-          splitBrainThreshold);
+          splitBrainThreshold,
+          httpRouteTargets);
     }
 
     private static void requireWholeSeconds(String name, Duration value) {

@@ -36,6 +36,12 @@ final class Findings {
    */
   String selection;
 
+  /**
+   * The key of the Gateway whose addresses are the local targets ({@code Gateway/<ns>/<name>}),
+   * {@code null} otherwise.
+   */
+  String gateway;
+
   void block(Problem problem) {
     if (blocking == null) {
       blocking = new LinkedHashSet<>();

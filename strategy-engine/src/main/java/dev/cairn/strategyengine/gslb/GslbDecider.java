@@ -265,6 +265,7 @@ public final class GslbDecider {
           new GslbDependencies(
               findings.route,
               findings.selection,
+              findings.gateway,
               services,
               TargetLists.immutable(peerHosts),
               local.placement(),
@@ -614,6 +615,7 @@ public final class GslbDecider {
           new GslbDependencies(
               findings.route,
               findings.selection,
+              findings.gateway,
               findings.services(),
               List.of(),
               local == null ? PlacementDependencies.NONE : local.placement(),

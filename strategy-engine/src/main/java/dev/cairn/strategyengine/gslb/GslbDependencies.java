@@ -13,6 +13,8 @@ import java.util.List;
  *     Ingress/...}), {@code null} for none
  * @param selection {@code <kind>/<namespace>} when the resourceRef selects by labels among those
  *     objects (any of them changing may change the selection), {@code null} otherwise
+ * @param gateway the key of the Gateway whose addresses were read ({@code Gateway/<ns>/<name>}),
+ *     {@code null} for none
  * @param services the Services read (health, load-balancer status), as keys {@code
  *     Service/<ns>/<name>}
  * @param hosts the hosts whose peer answers were read
@@ -24,6 +26,7 @@ import java.util.List;
 public record GslbDependencies(
     String route,
     String selection,
+    String gateway,
     List<String> services,
     List<String> hosts,
     PlacementDependencies placement,
@@ -31,7 +34,8 @@ public record GslbDependencies(
 
   /** A decision that depends on nothing but the Gslb itself. */
   public static final GslbDependencies NONE =
-      new GslbDependencies(null, null, List.of(), List.of(), PlacementDependencies.NONE, null);
+      new GslbDependencies(
+          null, null, null, List.of(), List.of(), PlacementDependencies.NONE, null);
 
   public GslbDependencies {
     services = Copies.list(services);

@@ -25,6 +25,8 @@ import java.util.Optional;
  * @param ttlMaxSeconds the largest {@code dnsTtlSeconds} accepted
  * @param splitBrainThreshold how long an unreachable peer's last answer is trusted when a Gslb
  *     gives no {@code splitBrainThresholdSeconds} (or 0)
+ * @param httpRouteTargets where an HTTPRoute resourceRef's local targets come from; {@code null}
+ *     means {@link HttpRouteTargets#NODE_AWARE}
  */
 public record GslbSettings(
     String geoTag,
@@ -33,7 +35,8 @@ public record GslbSettings(
     long defaultTtlSeconds,
     long ttlMinSeconds,
     long ttlMaxSeconds,
-    Duration splitBrainThreshold) {
+    Duration splitBrainThreshold,
+    HttpRouteTargets httpRouteTargets) {
 
   /** k8gb's default record TTL ({@code dnsTtlSeconds: 0} means this). */
   public static final long DEFAULT_TTL_SECONDS = 30;
@@ -50,7 +53,28 @@ public record GslbSettings(
    */
   public static final Duration DEFAULT_SPLIT_BRAIN_THRESHOLD = Duration.ofSeconds(300);
 
+  /** Settings with node-aware local targets for HTTPRoutes. */
+  public GslbSettings(
+      String geoTag,
+      List<String> zones,
+      List<String> exposedIps,
+      long defaultTtlSeconds,
+      long ttlMinSeconds,
+      long ttlMaxSeconds,
+      Duration splitBrainThreshold) {
+    this(
+        geoTag,
+        zones,
+        exposedIps,
+        defaultTtlSeconds,
+        ttlMinSeconds,
+        ttlMaxSeconds,
+        splitBrainThreshold,
+        HttpRouteTargets.NODE_AWARE);
+  }
+
   public GslbSettings {
+    httpRouteTargets = httpRouteTargets == null ? HttpRouteTargets.NODE_AWARE : httpRouteTargets;
     geoTag = geoTag == null || geoTag.isBlank() ? null : geoTag.strip();
     if (geoTag != null && !isGeoTag(geoTag)) {
       throw new IllegalArgumentException(
@@ -178,6 +202,20 @@ public record GslbSettings(
         defaultTtlSeconds,
         ttlMinSeconds,
         ttlMaxSeconds,
-        splitBrainThreshold);
+        splitBrainThreshold,
+        httpRouteTargets);
+  }
+
+  /** A copy with another source of HTTPRoute local targets. */
+  public GslbSettings withHttpRouteTargets(HttpRouteTargets targets) {
+    return new GslbSettings(
+        geoTag,
+        zones,
+        exposedIps,
+        defaultTtlSeconds,
+        ttlMinSeconds,
+        ttlMaxSeconds,
+        splitBrainThreshold,
+        targets);
   }
 }

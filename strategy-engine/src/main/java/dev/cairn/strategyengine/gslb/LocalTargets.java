@@ -80,7 +80,10 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
     }
     return switch (servers.kind()) {
       case SERVICE -> fromService(servers, lookups, findings);
-      case HTTP_ROUTE -> fromPlacement(servers.route(), view, placementSettings, now, findings);
+      case HTTP_ROUTE ->
+          settings.httpRouteTargets() == HttpRouteTargets.GATEWAY
+              ? fromGateway(servers.route(), view, lookups, findings)
+              : fromPlacement(servers.route(), view, placementSettings, now, findings);
       case INGRESS -> fromIngress(servers.route(), lookups, findings);
       case EMBEDDED_INGRESS -> {
         // The Ingress the record-writer creates from spec.ingress, named like the Gslb (k8gb.md
@@ -244,12 +247,27 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
       List<String> hostnames,
       StatusHostnames lookups,
       Findings findings) {
+    return fromStatus(object, ips, hostnames, lookups, findings, "status.loadBalancer.ingress[]");
+  }
+
+  private static LocalTargets fromStatus(
+      String object,
+      List<String> ips,
+      List<String> hostnames,
+      StatusHostnames lookups,
+      Findings findings,
+      String field) {
     Builder builder = new Builder();
     for (int i = 0; i < ips.size(); i++) {
       Optional<IpLiteral> ip = IpLiteral.parse(ips.get(i));
       if (ip.isEmpty()) {
         findings.skip(
-            object + " status.loadBalancer.ingress[].ip '" + ips.get(i) + "'",
+            object
+                + " "
+                + field
+                + (field.endsWith("addresses[]") ? " '" : ".ip '")
+                + ips.get(i)
+                + "'",
             "not a strict IPv4 or IPv6 address literal");
       } else {
         builder.add(ip.get());
@@ -257,7 +275,13 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
     }
     List<String> keys = hostnames.isEmpty() ? List.of() : new ArrayList<>(hostnames.size());
     for (String hostname : hostnames) {
-      String subject = object + " status.loadBalancer.ingress[].hostname '" + hostname + "'";
+      String subject =
+          object
+              + " "
+              + field
+              + (field.endsWith("addresses[]") ? " '" : ".hostname '")
+              + hostname
+              + "'";
       if (Hostnames.check("hostname", hostname).isPresent()) {
         findings.skip(subject, "not a valid host name");
         continue;
@@ -265,7 +289,9 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
       addResolved(subject, hostname, lookups, builder, keys, findings);
     }
     return new LocalTargets(
-        builder.build(), "load-balancer status of " + object, dependencies(keys));
+        builder.build(),
+        (field.endsWith("addresses[]") ? "addresses of " : "load-balancer status of ") + object,
+        dependencies(keys));
   }
 
   /**
@@ -370,6 +396,56 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
     List<String> all = new ArrayList<>(a);
     all.addAll(b);
     return all;
+  }
+
+  /**
+   * {@code engine.gslb.http-route-targets: gateway}: the {@code status.addresses} of the route's
+   * one parent Gateway, as k8gb takes them (k8gb.md §3.1): IP addresses as they are, host names
+   * resolved by the health-prober. A route with no Gateway parent or several is refused, as in
+   * k8gb, so the records it had stay; a Gateway not published (yet) gives no local target.
+   */
+  private static LocalTargets fromGateway(
+      RouteState route, GslbView view, StatusHostnames lookups, Findings findings) {
+    if (route == null) {
+      return none("addresses of the HTTPRoute's Gateway (the HTTPRoute is not published)");
+    }
+    String name = route.namespace() + "/" + route.name();
+    List<RouteState.ParentRef> gateways = new ArrayList<>(1);
+    for (RouteState.ParentRef parent : route.parentRefs()) {
+      if (parent.isGateway()) {
+        gateways.add(parent);
+      }
+    }
+    if (gateways.size() != 1) {
+      findings.block(
+          new Problem(
+              "HTTPRoute/" + name + " spec.parentRefs",
+              String.valueOf(gateways.size()),
+              "has "
+                  + gateways.size()
+                  + " Gateway parents; with engine.gslb.http-route-targets=gateway the local"
+                  + " targets are the addresses of exactly one Gateway, as in k8gb"));
+      return none("addresses of the HTTPRoute's Gateway (not exactly one)");
+    }
+    String key = gateways.get(0).gatewayKey(route.namespace());
+    findings.gateway = key;
+    String gatewayName = key.substring("Gateway/".length());
+    Optional<RouteState> gateway = view.route(key);
+    if (gateway.isEmpty()) {
+      findings.skip(
+          "Gateway " + gatewayName,
+          "not published: no address to publish (the topology-watcher publishes Gateways when"
+              + " the Gateway API CRDs are installed)");
+      return none("addresses of Gateway " + gatewayName + " (not published)");
+    }
+    RouteState g = gateway.get();
+    return fromStatus(
+        "Gateway " + gatewayName,
+        g.loadBalancerIps(),
+        g.loadBalancerHostnames(),
+        lookups,
+        findings,
+        "status.addresses[]");
   }
 
   /**

@@ -92,6 +92,7 @@ final class DecisionProcessor
   private static final Logger log = LoggerFactory.getLogger(DecisionProcessor.class);
   private static final String ROUTE_PREFIX = PlacementDecider.HTTP_ROUTE + "/";
   private static final String INGRESS_PREFIX = "Ingress/";
+  private static final String GATEWAY_PREFIX = "Gateway/";
   private static final String GSLB_PREFIX = GslbDecider.KIND + "/";
   private static final String NODE_PREFIX = "Node/";
   private static final String TOMBSTONE = "TOMBSTONE";
@@ -376,8 +377,8 @@ final class DecisionProcessor
 
   private void onRoute(String key, RouteState route, byte[] encoded) {
     boolean placed = key.startsWith(ROUTE_PREFIX);
-    if (!placed && !key.startsWith(INGRESS_PREFIX)) {
-      return; // other kinds are neither placed nor referenced by Gslbs
+    if (!placed && !key.startsWith(INGRESS_PREFIX) && !key.startsWith(GATEWAY_PREFIX)) {
+      return; // other kinds are neither placed nor read by Gslbs
     }
     if (route != null && !key.equals(keyOf(route::ref))) {
       mismatch(Topics.ROUTES.name(), key, keyOf(route::ref));

@@ -17,7 +17,8 @@ import java.util.Set;
  *   <li>{@code zone:<zone>}: the placement's backends run in that zone;
  *   <li>{@code fallback}: the placement evaluated the all-ingress fallback;
  *   <li>{@code res:<server>|<hostname>}: the placement used that hostname resolution;
- *   <li>{@code route:<kind>/<ns>/<name>}: a Gslb's resourceRef names that route;
+ *   <li>{@code route:<kind>/<ns>/<name>}: a Gslb's resourceRef names that route, or its local
+ *       targets are that Gateway's addresses ({@code route:Gateway/<ns>/<name>});
  *   <li>{@code select:<kind>/<ns>}: a Gslb's resourceRef selects by labels among the objects of
  *       that kind ({@code Ingress}, {@code HTTPRoute}, {@code Service}) in that namespace;
  *   <li>{@code peer:<host>}: a Gslb reads the peers' answers for that host.
@@ -83,6 +84,9 @@ final class DependencyIndex {
     Set<String> keys = new HashSet<>();
     if (dependencies.route() != null) {
       keys.add(routeKey(dependencies.route()));
+    }
+    if (dependencies.gateway() != null) {
+      keys.add(routeKey(dependencies.gateway()));
     }
     if (dependencies.selection() != null) {
       keys.add(selectionKey(dependencies.selection()));

@@ -35,6 +35,7 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -50,7 +51,8 @@ import org.yaml.snakeyaml.Yaml;
  * <pre>
  * description: what the scenario shows
  * settings: {geoTag: eu, zones: [cloud.example.com], exposedIps: [], defaultTtl: 30, ttlMin: 1,
- *            ttlMax: 3600, splitBrainThreshold: 300}            # all optional; these are defaults
+ *            ttlMax: 3600, splitBrainThreshold: 300,
+ *            httpRouteTargets: node-aware}               # all optional; these are defaults
  * placement: {enableIpv4: true, enableIpv6: false}               # optional
  * now: "2026-11-29T12:00:00Z"                                    # optional
  * given:
@@ -58,7 +60,7 @@ import org.yaml.snakeyaml.Yaml;
  *          matchLabels, matchExpressions: [{key, operator, values}]}, ingress: [{host, backends: [web]}], strategy: {type, dnsTtlSeconds,
  *          primaryGeoTag, weight, splitBrainThresholdSeconds}, serviceHealthPolicy,
  *          annotations, problems: [{field, value, reason}]}
- *   routes: [{kind: HTTPRoute, name, hostnames, backends, annotations, labels,
+ *   routes: [{kind: HTTPRoute, name, hostnames, backends, annotations, labels, parentRefs,
  *            loadBalancerIps, loadBalancerHostnames,   # these two: an Ingress's status
  *            controller: {apiVersion, kind, name, uid}}]   # uid defaults to the Gslb's
  *   services: [{name, type: LoadBalancer, loadBalancerIps, loadBalancerHostnames, labels}]
@@ -418,7 +420,11 @@ public record GslbScenario(
         ((Number) s.getOrDefault("defaultTtl", 30)).longValue(),
         ((Number) s.getOrDefault("ttlMin", 1)).longValue(),
         ((Number) s.getOrDefault("ttlMax", 3600)).longValue(),
-        Duration.ofSeconds(((Number) s.getOrDefault("splitBrainThreshold", 300)).longValue()));
+        Duration.ofSeconds(((Number) s.getOrDefault("splitBrainThreshold", 300)).longValue()),
+        HttpRouteTargets.valueOf(
+            String.valueOf(s.getOrDefault("httpRouteTargets", "node_aware"))
+                .toUpperCase(Locale.ROOT)
+                .replace('-', '_')));
   }
 
   private static PlacementSettings placement(Map<String, Object> p) {
@@ -545,7 +551,17 @@ public record GslbScenario(
         stringMap(r.get("annotations")),
         List.of(),
         controller,
-        stringMap(r.get("labels")));
+        stringMap(r.get("labels")),
+        maps(r.get("parentRefs")).stream()
+            .map(
+                p ->
+                    new RouteState.ParentRef(
+                        (String) p.get("group"),
+                        (String) p.get("kind"),
+                        (String) p.get("namespace"),
+                        string(p, "name"),
+                        (String) p.get("sectionName")))
+            .toList());
   }
 
   private static ServiceState service(String namespace, Map<String, Object> s) {

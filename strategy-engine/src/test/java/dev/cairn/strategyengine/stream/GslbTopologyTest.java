@@ -21,6 +21,7 @@ import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
 import dev.cairn.strategyengine.gslb.GslbReport;
 import dev.cairn.strategyengine.gslb.GslbSettings;
+import dev.cairn.strategyengine.gslb.HttpRouteTargets;
 import dev.cairn.strategyengine.placement.PlacementSettings;
 import dev.cairn.strategyengine.stream.EngineMetrics.Trigger;
 import dev.cairn.strategyengine.stream.EngineTopology.StoreType;
@@ -182,6 +183,65 @@ class GslbTopologyTest {
     driver.deleteRoute("Ingress/shop/green");
     assertThat(driver.latest().get("Gslb/shop/sel").disposition())
         .isEqualTo(Disposition.NO_TARGETS);
+  }
+
+  @Test
+  void aGatewaysNewAddressReachesTheGslbsOfItsRoutesInGatewayMode() {
+    driver.close();
+    driver =
+        new EngineDriver(
+            PlacementSettings.defaults(),
+            SETTINGS.withHttpRouteTargets(HttpRouteTargets.GATEWAY),
+            T0,
+            StoreType.IN_MEMORY);
+    healthyService("web");
+    RouteState route =
+        EngineDriverFixtures.route("shop", "app", "web", List.of("app.cloud.example.com"));
+    driver
+        .synced()
+        .route(
+            new RouteState(
+                route.kind(),
+                route.apiVersion(),
+                route.namespace(),
+                route.name(),
+                route.uid(),
+                route.hostnames(),
+                route.backends(),
+                List.of(),
+                List.of(),
+                Map.of(),
+                List.of(),
+                null,
+                Map.of(),
+                List.of(new RouteState.ParentRef(null, null, "edge", "public", null))))
+        .route(gateway("203.0.113.50"))
+        .gslb(nodeAware("app"));
+    assertThat(driver.latest().get("Gslb/shop/app").explanation().chosenTargets())
+        .containsExactly("203.0.113.50");
+    driver.metrics.reset();
+
+    driver.route(gateway("203.0.113.60"));
+
+    assertThat(driver.metrics.recomputations(Trigger.ROUTE)).isEqualTo(1);
+    assertThat(driver.latest().get("Gslb/shop/app").explanation().chosenTargets())
+        .containsExactly("203.0.113.60");
+  }
+
+  private static RouteState gateway(String address) {
+    return new RouteState(
+        "Gateway",
+        "gateway.networking.k8s.io/v1",
+        "edge",
+        "public",
+        "uid-gw",
+        List.of(),
+        List.of(),
+        List.of(address),
+        List.of(),
+        Map.of(),
+        List.of(),
+        null);
   }
 
   @Test
