@@ -23,6 +23,7 @@ import dev.cairn.strategyengine.gslb.GslbReport;
 import dev.cairn.strategyengine.gslb.GslbSettings;
 import dev.cairn.strategyengine.gslb.HttpRouteTargets;
 import dev.cairn.strategyengine.placement.PlacementSettings;
+import dev.cairn.strategyengine.placement.RouteCopies;
 import dev.cairn.strategyengine.stream.EngineMetrics.Trigger;
 import dev.cairn.strategyengine.stream.EngineTopology.StoreType;
 import java.time.Duration;
@@ -200,21 +201,8 @@ class GslbTopologyTest {
     driver
         .synced()
         .route(
-            new RouteState(
-                route.kind(),
-                route.apiVersion(),
-                route.namespace(),
-                route.name(),
-                route.uid(),
-                route.hostnames(),
-                route.backends(),
-                List.of(),
-                List.of(),
-                Map.of(),
-                List.of(),
-                null,
-                Map.of(),
-                List.of(new RouteState.ParentRef(null, null, "edge", "public", null))))
+            RouteCopies.withParentRefs(
+                route, List.of(new RouteState.ParentRef(null, null, "edge", "public", null))))
         .route(gateway("203.0.113.50"))
         .gslb(nodeAware("app"));
     assertThat(driver.latest().get("Gslb/shop/app").explanation().chosenTargets())
