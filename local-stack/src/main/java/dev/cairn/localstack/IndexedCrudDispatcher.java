@@ -226,7 +226,8 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
       if (admitted.refused() != null) {
         return admitted.refused();
       }
-      RecordedRequest admittedRequest = mergePatchAsUpdate(admitted.request());
+      RecordedRequest admittedRequest =
+          statusPathWithoutQuery(mergePatchAsUpdate(admitted.request()));
       KubernetesCrudDispatcherHandler chosen =
           admittedRequest.method() == request.method() ? handler : putHandler;
       MockResponse response = json(chosen.handle(admittedRequest));
@@ -243,6 +244,27 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
       updatedTree = null;
       lock.writeLock().unlock();
     }
+  }
+
+  /**
+   * A write to a {@code /status} subresource with its query parameters dropped, once admission has
+   * read them ({@code fieldValidation}): fabric8's handlers tell a status write by the path ending
+   * in {@code /status}, so kubectl's {@code ?fieldManager=…&fieldValidation=Strict} made its {@code
+   * patch}/{@code replace --subresource=status} a write of the main resource, which keeps the
+   * stored status: the request answered 200 and changed nothing.
+   */
+  static RecordedRequest statusPathWithoutQuery(RecordedRequest request) {
+    String path = request.getPath();
+    int q = path == null ? -1 : path.indexOf('?');
+    if (q < 0 || !path.substring(0, q).endsWith("/status")) {
+      return request;
+    }
+    return new RecordedRequest(
+        request.getHttpVersion(),
+        request.method(),
+        path.substring(0, q),
+        request.getHeaders(),
+        request.getBody());
   }
 
   /**

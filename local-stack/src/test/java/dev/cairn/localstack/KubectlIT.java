@@ -391,6 +391,37 @@ class KubectlIT {
   }
 
   /**
+   * A status written through its subresource, as a user fakes a controller (an Ingress's or a
+   * Gateway's load balancer, a Gslb's status): kubectl's query parameters used to hide the {@code
+   * /status} path from the store, which then answered 200 and kept the old status.
+   */
+  @Test
+  void aPatchOfTheStatusSubresourceChangesTheStatus() {
+    gslb("web", "roundRobin");
+
+    List<String> patched =
+        kubectl(
+            "-n",
+            NS,
+            "patch",
+            "gslb",
+            "web",
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            "{\"status\":{\"hosts\":\"web.cloud.example.com\"}}");
+    List<String> after = kubectl("-n", NS, "get", "gslb", "web", "-o", "jsonpath={.status.hosts}");
+
+    assertThat(String.join("\n", patched))
+        .contains("gslb.k8gb.io/web patched")
+        .doesNotContain("no change");
+    assertThat(after).containsExactly("web.cloud.example.com");
+    assertThat(kubectl("-n", NS, "get", "gslb", "web", "-o", "jsonpath={.spec.strategy.type}"))
+        .as("the spec is not touched by a status write")
+        .containsExactly("roundRobin");
+  }
+
+  /**
    * A misspelt field: refused by default (Strict), on a new object (POST) and on a change (the
    * merge patch kubectl apply sends); dropped with a warning, or silently, when kubectl asks.
    */
