@@ -43,10 +43,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param resolveTargetHostnames whether routes without the {@code
  *     directdns.meisterlala.dev/resolve-target-hostnames} annotation resolve node hostnames
  * @param resolveLoadBalancerHostnames whether every Ingress's and LoadBalancer Service's
- *     load-balancer host name ({@code status.loadBalancer.ingress[].hostname}) is resolved through
- *     {@code defaultResolver}, for Gslbs whose local targets come from a load-balancer status (k8gb
- *     resolves them through its edge DNS servers); {@code engine.dns-resolver} must equal {@code
- *     defaultResolver}
+ *     load-balancer host name ({@code status.loadBalancer.ingress[].hostname}), every Gateway's
+ *     {@code Hostname} address and every Gslb's {@code k8gb.io/exposed-hostnames} is resolved
+ *     through {@code defaultResolver}, for Gslbs whose local targets come from a load-balancer
+ *     status (k8gb resolves them through its edge DNS servers); {@code engine.dns-resolver} must
+ *     equal {@code defaultResolver}
  * @param defaultResolver the resolver of routes without a {@code dns-server} annotation, and of
  *     load-balancer host names
  * @param resolution when hostname targets are resolved again

@@ -610,7 +610,7 @@ public final class RecordReconciler {
     }
   }
 
-  /** The names held by a foreign object whose reading again is scheduled, for tests and health. */
+  /** The names held by a foreign object whose reading again is scheduled, for tests. */
   public int foreignRechecks() {
     return foreignRechecks.size();
   }

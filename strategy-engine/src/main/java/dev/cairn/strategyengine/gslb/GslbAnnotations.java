@@ -7,9 +7,8 @@ public final class GslbAnnotations {
   public static final String EXPOSED_IP_ADDRESSES = "k8gb.io/exposed-ip-addresses";
 
   /**
-   * Comma-separated host names whose addresses would be the local targets. Not supported: the
-   * health-prober resolves load-balancer status host names only (a Gslb carrying it is reported and
-   * not decided).
+   * Comma-separated host names whose addresses are the local targets; beats {@link
+   * #EXPOSED_IP_ADDRESSES}. The health-prober resolves them.
    */
   public static final String EXPOSED_HOSTNAMES = "k8gb.io/exposed-hostnames";
 

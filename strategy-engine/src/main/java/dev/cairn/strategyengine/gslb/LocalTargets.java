@@ -29,8 +29,7 @@ import java.util.Optional;
  *
  * <ol>
  *   <li>{@code k8gb.io/exposed-hostnames} present (even empty): the addresses its host names
- *       resolve to (the health-prober resolves them); an invalid item is a blocking problem; a
- *       blocking problem;
+ *       resolve to (the health-prober resolves them); an invalid item is a blocking problem;
  *   <li>{@code k8gb.io/exposed-ip-addresses} present (even empty): its comma-separated addresses,
  *       each a strict IP literal (spaces around an item are allowed); any invalid item is a
  *       blocking problem, as in k8gb;
@@ -247,51 +246,48 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
       List<String> hostnames,
       StatusHostnames lookups,
       Findings findings) {
-    return fromStatus(object, ips, hostnames, lookups, findings, "status.loadBalancer.ingress[]");
+    String field = object + " status.loadBalancer.ingress[]";
+    return fromAddresses(
+        "load-balancer status of " + object,
+        field + ".ip",
+        field + ".hostname",
+        ips,
+        hostnames,
+        lookups,
+        findings);
   }
 
-  private static LocalTargets fromStatus(
-      String object,
+  /**
+   * Local targets from a list of IPs then a list of host names (resolved), each invalid entry
+   * listed as skipped under its field.
+   */
+  private static LocalTargets fromAddresses(
+      String source,
+      String ipField,
+      String hostnameField,
       List<String> ips,
       List<String> hostnames,
       StatusHostnames lookups,
-      Findings findings,
-      String field) {
+      Findings findings) {
     Builder builder = new Builder();
-    for (int i = 0; i < ips.size(); i++) {
-      Optional<IpLiteral> ip = IpLiteral.parse(ips.get(i));
+    for (String raw : ips) {
+      Optional<IpLiteral> ip = IpLiteral.parse(raw);
       if (ip.isEmpty()) {
-        findings.skip(
-            object
-                + " "
-                + field
-                + (field.endsWith("addresses[]") ? " '" : ".ip '")
-                + ips.get(i)
-                + "'",
-            "not a strict IPv4 or IPv6 address literal");
+        findings.skip(ipField + " '" + raw + "'", "not a strict IPv4 or IPv6 address literal");
       } else {
         builder.add(ip.get());
       }
     }
     List<String> keys = hostnames.isEmpty() ? List.of() : new ArrayList<>(hostnames.size());
     for (String hostname : hostnames) {
-      String subject =
-          object
-              + " "
-              + field
-              + (field.endsWith("addresses[]") ? " '" : ".hostname '")
-              + hostname
-              + "'";
+      String subject = hostnameField + " '" + hostname + "'";
       if (Hostnames.check("hostname", hostname).isPresent()) {
         findings.skip(subject, "not a valid host name");
         continue;
       }
       addResolved(subject, hostname, lookups, builder, keys, findings);
     }
-    return new LocalTargets(
-        builder.build(),
-        (field.endsWith("addresses[]") ? "addresses of " : "load-balancer status of ") + object,
-        dependencies(keys));
+    return new LocalTargets(builder.build(), source, dependencies(keys));
   }
 
   /**
@@ -439,13 +435,15 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
       return none("addresses of Gateway " + gatewayName + " (not published)");
     }
     RouteState g = gateway.get();
-    return fromStatus(
-        "Gateway " + gatewayName,
+    String field = "Gateway " + gatewayName + " status.addresses[]";
+    return fromAddresses(
+        "addresses of Gateway " + gatewayName,
+        field,
+        field,
         g.loadBalancerIps(),
         g.loadBalancerHostnames(),
         lookups,
-        findings,
-        "status.addresses[]");
+        findings);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.cairn.topologywatcher.kube;
 
+import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.topologywatcher.normalize.BackendRefInput;
 import dev.cairn.topologywatcher.normalize.HttpRouteInput;
 import dev.cairn.topologywatcher.normalize.RouteNormalizer;
@@ -77,12 +78,12 @@ final class HttpRouteSource<T extends HasMetadata> extends KindSource<T> {
         rules.add(new HttpRouteInput.Rule(refs));
       }
     }
-    List<HttpRouteInput.ParentRef> parents = new ArrayList<>();
+    List<RouteState.ParentRef> parents = new ArrayList<>();
     if (s != null) {
       for (ParentReference ref : orEmpty(s.getParentRefs())) {
         if (ref != null) {
           parents.add(
-              new HttpRouteInput.ParentRef(
+              new RouteState.ParentRef(
                   ref.getGroup(),
                   ref.getKind(),
                   ref.getNamespace(),

@@ -1,6 +1,7 @@
 package dev.cairn.topologywatcher.normalize;
 
 import dev.cairn.commonmodel.Copies;
+import dev.cairn.commonmodel.topology.RouteState;
 import java.util.List;
 import java.util.Objects;
 
@@ -12,14 +13,14 @@ import java.util.Objects;
  *     gateway.networking.k8s.io/v1}
  * @param hostnames {@code spec.hostnames} as written
  * @param rules {@code spec.rules}, in spec order
- * @param parentRefs {@code spec.parentRefs}, in spec order
+ * @param parentRefs {@code spec.parentRefs}, in spec order, every field as written
  */
 public record HttpRouteInput(
     Meta meta,
     String apiVersion,
     List<String> hostnames,
     List<Rule> rules,
-    List<ParentRef> parentRefs) {
+    List<RouteState.ParentRef> parentRefs) {
 
   public HttpRouteInput {
     Objects.requireNonNull(meta, "meta");
@@ -44,18 +45,6 @@ public record HttpRouteInput(
       backendRefs = Copies.list(nullSafe(backendRefs));
     }
   }
-
-  /**
-   * One {@code spec.parentRefs} entry, every field as written ({@code null} when absent).
-   *
-   * @param group the group
-   * @param kind the kind
-   * @param namespace the namespace
-   * @param name the name
-   * @param sectionName the section (listener) name
-   */
-  public record ParentRef(
-      String group, String kind, String namespace, String name, String sectionName) {}
 
   /** The list without {@code null} entries; {@code null} stays {@code null}. */
   static <T> List<T> nullSafe(List<T> list) {

@@ -55,15 +55,13 @@ public final class RouteNormalizer {
     }
     List<RouteState.ParentRef> parentRefs = new ArrayList<>();
     for (int i = 0; i < input.parentRefs().size(); i++) {
-      HttpRouteInput.ParentRef ref = input.parentRefs().get(i);
+      RouteState.ParentRef ref = input.parentRefs().get(i);
       if (ref.name() == null || ref.name().isBlank()) {
         problems.add(
             "spec.parentRefs[" + i + "].name", ref.name(), "parent has no name; it is left out");
         continue;
       }
-      parentRefs.add(
-          new RouteState.ParentRef(
-              ref.group(), ref.kind(), ref.namespace(), ref.name(), ref.sectionName()));
+      parentRefs.add(ref);
     }
     Meta meta = input.meta();
     return new RouteState(

@@ -210,11 +210,11 @@ class RouteNormalizerTest {
             List.of("www.example.com"),
             List.of(),
             List.of(
-                new HttpRouteInput.ParentRef(
+                new RouteState.ParentRef(
                     "gateway.networking.k8s.io", "Gateway", "edge", "public", "https"),
-                new HttpRouteInput.ParentRef(null, null, null, "internal", null),
-                new HttpRouteInput.ParentRef(null, "Gateway", null, "", null),
-                new HttpRouteInput.ParentRef("example.com", "Mesh", null, "mesh", null)));
+                new RouteState.ParentRef(null, null, null, "internal", null),
+                new RouteState.ParentRef(null, "Gateway", null, "", null),
+                new RouteState.ParentRef("example.com", "Mesh", null, "mesh", null)));
 
     RouteState route = RouteNormalizer.httpRoute(input);
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.commonmodel.codec.CairnDeserializer;
 import dev.cairn.commonmodel.codec.CairnSerializer;
+import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.topologywatcher.normalize.BackendRefInput;
 import dev.cairn.topologywatcher.normalize.EndpointSliceInput;
 import dev.cairn.topologywatcher.normalize.EndpointsNormalizer;
@@ -50,8 +51,8 @@ class ReadBackEqualityTest {
                             new BackendRefInput("", "Service", null, "web", 80, 1),
                             new BackendRefInput(null, null, null, "api", null, null)))),
                 List.of(
-                    new HttpRouteInput.ParentRef(null, null, null, "public", null),
-                    new HttpRouteInput.ParentRef(
+                    new RouteState.ParentRef(null, null, null, "public", null),
+                    new RouteState.ParentRef(
                         "gateway.networking.k8s.io", "Gateway", "edge", "internal", "https")))),
         RouteNormalizer.gateway(
             new GatewayInput(
