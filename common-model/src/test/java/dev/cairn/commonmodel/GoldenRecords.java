@@ -103,7 +103,16 @@ public final class GoldenRecords {
         Map.of("app.kubernetes.io/name", "storefront", "tier", "web"),
         List.of(
             new RouteState.ParentRef(
-                "gateway.networking.k8s.io", "Gateway", "edge", "public", "https")));
+                "gateway.networking.k8s.io", "Gateway", "edge", "public", "https")),
+        List.of(
+            new RouteState.Rule(
+                "shop.example.com",
+                List.of(new BackendRef("", "Service", "shop", "storefront", 8080, 90))),
+            new RouteState.Rule(
+                "www.shop.example.com",
+                List.of(
+                    new BackendRef("", "Service", "shop", "storefront", 8080, 90),
+                    new BackendRef("", "Service", "shop", "storefront-canary", 8080, 10)))));
   }
 
   /** {@code ServiceState.json}. */

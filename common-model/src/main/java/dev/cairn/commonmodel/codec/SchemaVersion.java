@@ -16,7 +16,7 @@ public record SchemaVersion(int major, int minor) {
   public static final String HEADER = "cairn-schema-version";
 
   /** The version this build writes and fully understands. */
-  public static final SchemaVersion CURRENT = new SchemaVersion(1, 3);
+  public static final SchemaVersion CURRENT = new SchemaVersion(1, 4);
 
   public SchemaVersion {
     if (major < 0 || minor < 0) {

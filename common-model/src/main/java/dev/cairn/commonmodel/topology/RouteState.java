@@ -38,6 +38,11 @@ import java.util.Objects;
  * @param parentRefs an HTTPRoute's {@code spec.parentRefs}, as written (a Gslb whose local targets
  *     are its Gateway's addresses reads the one Gateway among them). Since schema 1.3; empty for an
  *     Ingress, a Gateway, and a record of an older schema
+ * @param rules an Ingress's rules that have a host, each with its own path backends, in spec order:
+ *     k8gb checks the health of a host against the backends of its own rules only (k8gb.md §3.1,
+ *     §4), which {@code backends}, every rule's together, cannot say. Since schema 1.4; empty for
+ *     an HTTPRoute (every backend serves every host name), a Gateway, and a record of an older
+ *     schema
  */
 public record RouteState(
     String kind,
@@ -53,7 +58,22 @@ public record RouteState(
     List<Problem> problems,
     Controller controller,
     Map<String, String> labels,
-    List<ParentRef> parentRefs) {
+    List<ParentRef> parentRefs,
+    List<Rule> rules) {
+
+  /**
+   * One rule of an Ingress ({@code spec.rules[]}) that has a host.
+   *
+   * @param host the rule's {@code host}, as written
+   * @param backends the Service backends of the rule's {@code http.paths}, in spec order
+   */
+  public record Rule(String host, List<BackendRef> backends) {
+
+    public Rule {
+      Objects.requireNonNull(host, "host");
+      backends = Copies.list(backends);
+    }
+  }
 
   /**
    * One {@code spec.parentRefs} entry of an HTTPRoute, as written.
@@ -114,6 +134,41 @@ public record RouteState(
     problems = Copies.list(problems);
     labels = Copies.sortedMap(labels);
     parentRefs = Copies.list(parentRefs);
+    rules = Copies.list(rules);
+  }
+
+  /** A route without per-rule backends (an HTTPRoute, a Gateway). */
+  public RouteState(
+      String kind,
+      String apiVersion,
+      String namespace,
+      String name,
+      String uid,
+      List<String> hostnames,
+      List<BackendRef> backends,
+      List<String> loadBalancerIps,
+      List<String> loadBalancerHostnames,
+      Map<String, String> annotations,
+      List<Problem> problems,
+      Controller controller,
+      Map<String, String> labels,
+      List<ParentRef> parentRefs) {
+    this(
+        kind,
+        apiVersion,
+        namespace,
+        name,
+        uid,
+        hostnames,
+        backends,
+        loadBalancerIps,
+        loadBalancerHostnames,
+        annotations,
+        problems,
+        controller,
+        labels,
+        parentRefs,
+        List.of());
   }
 
   /** A route without parent references. */

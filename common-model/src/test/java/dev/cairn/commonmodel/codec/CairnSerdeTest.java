@@ -26,7 +26,7 @@ class CairnSerdeTest {
 
     assertThat(back).isEqualTo(answer);
     assertThat(new String(headers.lastHeader(SchemaVersion.HEADER).value(), StandardCharsets.UTF_8))
-        .isEqualTo("1.3");
+        .isEqualTo("1.4");
   }
 
   @Test

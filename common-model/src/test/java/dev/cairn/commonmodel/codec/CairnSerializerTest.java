@@ -24,7 +24,7 @@ class CairnSerializerTest {
 
     serializer.serialize(TOPIC, headers, route);
 
-    assertThat(headerValues(headers)).containsExactly("1.3");
+    assertThat(headerValues(headers)).containsExactly("1.4");
   }
 
   @Test
@@ -35,7 +35,7 @@ class CairnSerializerTest {
 
     serializer.serialize(TOPIC, headers, route);
 
-    assertThat(headerValues(headers)).containsExactly("1.3");
+    assertThat(headerValues(headers)).containsExactly("1.4");
     assertThat(headers.lastHeader("traceparent")).isNotNull();
   }
 
@@ -59,7 +59,7 @@ class CairnSerializerTest {
 
     assertThat(value).isNull();
     assertThat(serializer.serialize(TOPIC, null)).isNull();
-    assertThat(headerValues(headers)).containsExactly("1.3");
+    assertThat(headerValues(headers)).containsExactly("1.4");
   }
 
   private static java.util.List<String> headerValues(RecordHeaders headers) {

@@ -49,10 +49,10 @@ class SchemaVersionTest {
   }
 
   @Test
-  void theCurrentVersionIsOneThreeInTheHeader() {
+  void theCurrentVersionIsOneFourInTheHeader() {
     assertThat(SchemaVersion.HEADER).isEqualTo("cairn-schema-version");
-    assertThat(SchemaVersion.CURRENT).hasToString("1.3");
+    assertThat(SchemaVersion.CURRENT).hasToString("1.4");
     assertThat(new String(SchemaVersion.CURRENT.toHeader(), StandardCharsets.UTF_8))
-        .isEqualTo("1.3");
+        .isEqualTo("1.4");
   }
 }

@@ -72,6 +72,29 @@ record Servers(
           List.of("Service/" + namespace + "/" + name),
           List.of(new GslbStatus.ServiceRef(namespace, name)));
     }
+
+    /**
+     * Those of these Services that {@code backends} name, in the order {@code backends} name them:
+     * what is left out of these (not a Service, another namespace) is left out here too.
+     */
+    Backends subset(String namespace, List<BackendRef> backends) {
+      List<String> subsetKeys = new ArrayList<>(backends.size());
+      List<GslbStatus.ServiceRef> subsetRefs = new ArrayList<>(backends.size());
+      for (BackendRef ref : backends) {
+        if (!ref.isService()) {
+          continue;
+        }
+        String backendNamespace =
+            ref.namespace() == null || ref.namespace().isEmpty() ? namespace : ref.namespace();
+        String key = "Service/" + backendNamespace + "/" + ref.name().strip();
+        int at = keys.indexOf(key);
+        if (at >= 0 && !subsetKeys.contains(key)) {
+          subsetKeys.add(key);
+          subsetRefs.add(refs.get(at));
+        }
+      }
+      return new Backends(List.copyOf(subsetKeys), List.copyOf(subsetRefs));
+    }
   }
 
   /** What supplies a Gslb's hosts. */
@@ -330,8 +353,21 @@ record Servers(
     Backends services = collector.services(key, route.namespace(), route.backends());
     String field = kind == Kind.HTTP_ROUTE ? key + " spec.hostnames" : key + " hosts";
     List<String> hostnames = route.hostnames();
-    for (int i = 0; i < hostnames.size(); i++) {
-      collector.add(field + "[" + i + "]", hostnames.get(i), services);
+    if (kind == Kind.INGRESS && !route.rules().isEmpty()) {
+      // k8gb.md §3.1: one server per Ingress rule, with the backends of its own paths; the rules
+      // of one host add up (k8gb keeps the last rule's alone).
+      for (RouteState.Rule rule : route.rules()) {
+        collector.add(
+            field + "[" + hostnames.indexOf(rule.host()) + "]",
+            rule.host(),
+            services.subset(route.namespace(), rule.backends()));
+      }
+    } else {
+      // Every backend serves every host name: an HTTPRoute, or an Ingress published before schema
+      // 1.4 (its rules unknown until the watcher publishes it again, which it does at its start).
+      for (int i = 0; i < hostnames.size(); i++) {
+        collector.add(field + "[" + i + "]", hostnames.get(i), services);
+      }
     }
     if (hostnames.isEmpty()) {
       findings.skip(kind.label() + " " + route.namespace() + "/" + route.name(), "has no host");

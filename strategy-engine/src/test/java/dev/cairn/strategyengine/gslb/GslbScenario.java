@@ -62,6 +62,8 @@ import org.yaml.snakeyaml.Yaml;
  *          annotations, problems: [{field, value, reason}]}
  *   routes: [{kind: HTTPRoute, name, hostnames, backends, annotations, labels, parentRefs,
  *            loadBalancerIps, loadBalancerHostnames,   # these two: an Ingress's status
+ *            rules: [{host, backends: [web]}],   # an Ingress's rules (schema 1.4); hostnames and
+ *                                               # backends then default to the watcher's
  *            controller: {apiVersion, kind, name, uid}}]   # uid defaults to the Gslb's
  *   services: [{name, type: LoadBalancer, loadBalancerIps, loadBalancerHostnames, labels}]
  *   endpoints: {web: [{node, ready, addresses}]}                  # addresses default [10.42.0.1]
@@ -536,16 +538,28 @@ public record GslbScenario(
               (String) c.getOrDefault("name", gslb.name()),
               (String) c.getOrDefault("uid", gslb.uid()));
     }
+    List<RouteState.Rule> rules =
+        maps(r.get("rules")).stream()
+            .map(rule -> new RouteState.Rule(string(rule, "host"), backends(rule.get("backends"))))
+            .toList();
+    List<String> hostnames =
+        r.containsKey("hostnames") || rules.isEmpty()
+            ? strings(r.get("hostnames"))
+            : rules.stream().map(RouteState.Rule::host).distinct().toList();
+    List<BackendRef> backends =
+        r.containsKey("backends")
+            ? backends(r.get("backends"))
+            : rules.isEmpty()
+                ? List.of(BackendRef.service("web"))
+                : rules.stream().flatMap(rule -> rule.backends().stream()).toList();
     return new RouteState(
         kind,
         kind.equals("Ingress") ? "networking.k8s.io/v1" : "gateway.networking.k8s.io/v1",
         (String) r.getOrDefault("namespace", namespace),
         name,
         "uid-" + kind + "-" + name,
-        strings(r.get("hostnames")),
-        r.containsKey("backends")
-            ? backends(r.get("backends"))
-            : List.of(BackendRef.service("web")),
+        hostnames,
+        backends,
         strings(r.get("loadBalancerIps")),
         strings(r.get("loadBalancerHostnames")),
         stringMap(r.get("annotations")),
@@ -561,7 +575,8 @@ public record GslbScenario(
                         (String) p.get("namespace"),
                         string(p, "name"),
                         (String) p.get("sectionName")))
-            .toList());
+            .toList(),
+        rules);
   }
 
   private static ServiceState service(String namespace, Map<String, Object> s) {

@@ -141,25 +141,36 @@ public final class RouteNormalizer {
         List.of());
   }
 
-  /** Normalises a {@code networking.k8s.io/v1} Ingress; rules without a host add no host name. */
+  /**
+   * Normalises a {@code networking.k8s.io/v1} Ingress; rules without a host add no host name and no
+   * rule, and {@code spec.defaultBackend} is not read (as k8gb, k8gb.md §3.1).
+   */
   public static RouteState ingress(IngressInput input) {
     Problems problems = new Problems();
     Set<String> hostnames = new LinkedHashSet<>();
     List<BackendRef> backends = new ArrayList<>();
+    List<RouteState.Rule> rules = new ArrayList<>();
     for (int r = 0; r < input.rules().size(); r++) {
       IngressInput.Rule rule = input.rules().get(r);
       String host = rule.host();
-      if (host != null
-          && !host.isEmpty()
-          && problems.check(Hostnames.checkPattern("spec.rules[" + r + "].host", host))) {
+      boolean hasHost =
+          host != null
+              && !host.isEmpty()
+              && problems.check(Hostnames.checkPattern("spec.rules[" + r + "].host", host));
+      if (hasHost) {
         hostnames.add(host);
       }
+      List<BackendRef> ruleBackends = new ArrayList<>(rule.backends().size());
       for (int p = 0; p < rule.backends().size(); p++) {
         addBackend(
-            backends,
+            ruleBackends,
             rule.backends().get(p),
             "spec.rules[" + r + "].http.paths[" + p + "].backend",
             problems);
+      }
+      backends.addAll(ruleBackends);
+      if (hasHost) {
+        rules.add(new RouteState.Rule(host, ruleBackends));
       }
     }
     List<String> ips = new ArrayList<>();
@@ -179,7 +190,9 @@ public final class RouteNormalizer {
         AnnotationRules.ROUTE.relevant(meta.annotations(), problems),
         problems.list(),
         meta.controller(),
-        meta.labels());
+        meta.labels(),
+        List.of(),
+        rules);
   }
 
   private static void addBackend(

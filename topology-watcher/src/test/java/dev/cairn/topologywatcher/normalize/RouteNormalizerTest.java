@@ -135,6 +135,48 @@ class RouteNormalizerTest {
     assertThat(route.backends().get(0).isService()).isTrue();
     assertThat(route.backends().get(2).isService()).isFalse();
     assertThat(route.problems()).extracting(Problem::field).containsExactly("spec.rules[3].host");
+    assertThat(route.rules())
+        .extracting(RouteState.Rule::host)
+        .containsExactly("shop.example.com", "shop.example.com");
+    assertThat(route.rules().get(0).backends())
+        .extracting(BackendRef::name)
+        .containsExactly("web", "api");
+    assertThat(route.rules().get(1).backends())
+        .extracting(BackendRef::name)
+        .containsExactly("assets");
+  }
+
+  @Test
+  void keepsEachIngressRuleWithTheBackendsOfItsOwnPaths() {
+    IngressInput input =
+        new IngressInput(
+            meta(Map.of()),
+            List.of(
+                new IngressInput.Rule(
+                    "app.example.com", List.of(BackendRefInput.service("web", 80))),
+                new IngressInput.Rule(
+                    "api.example.com",
+                    List.of(
+                        BackendRefInput.service("api", 8080),
+                        new BackendRefInput(null, null, null, " ", null, null))),
+                new IngressInput.Rule("docs.example.com", List.of())));
+
+    RouteState route = RouteNormalizer.ingress(input);
+
+    assertThat(route.rules())
+        .containsExactly(
+            new RouteState.Rule(
+                "app.example.com", List.of(new BackendRef(null, null, null, "web", 80, null))),
+            new RouteState.Rule(
+                "api.example.com", List.of(new BackendRef(null, null, null, "api", 8080, null))),
+            new RouteState.Rule("docs.example.com", List.of()));
+    assertThat(route.backends())
+        .containsExactly(
+            new BackendRef(null, null, null, "web", 80, null),
+            new BackendRef(null, null, null, "api", 8080, null));
+    assertThat(route.problems())
+        .extracting(Problem::field)
+        .containsExactly("spec.rules[1].http.paths[1].backend.name");
   }
 
   @Test
