@@ -18,7 +18,8 @@ import java.util.Objects;
  * @param ingressRules the embedded {@code spec.ingress} rules (host and backends), if any
  * @param strategy {@code spec.strategy}
  * @param serviceHealthPolicy {@code Any} or {@code All}; {@code null} means {@code Any}
- * @param annotations the Cairn-relevant annotations only ({@code k8gb.io/*})
+ * @param annotations the Cairn-relevant annotations only ({@code k8gb.io/*} and {@code
+ *     cairn.dev/http-route-targets})
  * @param problems what could not be normalised, each naming the field and value
  */
 public record GslbState(

@@ -1,6 +1,6 @@
 package dev.cairn.strategyengine.gslb;
 
-/** The k8gb annotations Cairn reads from a Gslb (k8gb.md §1.2). */
+/** The annotations Cairn reads from a Gslb: k8gb's (k8gb.md §1.2) and one of its own. */
 public final class GslbAnnotations {
 
   /** Comma-separated IP addresses used as the local targets; beats every other source. */
@@ -14,6 +14,13 @@ public final class GslbAnnotations {
 
   /** The host of a Gslb whose resourceRef is a Service (which has no host names of its own). */
   public static final String HOSTNAME = "k8gb.io/hostname";
+
+  /**
+   * Cairn's own: {@code node-aware} or {@code gateway}, where the local targets of this Gslb come
+   * from when its resourceRef is an HTTPRoute; overrides {@code engine.gslb.http-route-targets} for
+   * this Gslb (a cluster migrating from k8gb can keep some Gslbs on their Gateway's addresses).
+   */
+  public static final String HTTP_ROUTE_TARGETS = "cairn.dev/http-route-targets";
 
   private GslbAnnotations() {}
 

@@ -1,8 +1,10 @@
 package dev.cairn.strategyengine.gslb;
 
+import java.util.Optional;
+
 /**
  * Where the local targets of a Gslb whose resourceRef is an HTTPRoute come from ({@code
- * engine.gslb.http-route-targets}).
+ * engine.gslb.http-route-targets}, or the Gslb's own {@value GslbAnnotations#HTTP_ROUTE_TARGETS}).
  */
 public enum HttpRouteTargets {
   /**
@@ -15,5 +17,25 @@ public enum HttpRouteTargets {
    * The {@code status.addresses} of the route's one parent Gateway, as k8gb takes them: for
    * Gateways behind a cloud load balancer.
    */
-  GATEWAY
+  GATEWAY;
+
+  /** The value as written in settings and annotations: {@code node-aware} or {@code gateway}. */
+  public String text() {
+    return this == NODE_AWARE ? "node-aware" : "gateway";
+  }
+
+  /**
+   * Reads {@code node-aware} or {@code gateway}, ignoring case and surrounding spaces.
+   *
+   * @return the value, empty for anything else
+   */
+  public static Optional<HttpRouteTargets> parse(String text) {
+    String value = text == null ? "" : text.strip();
+    for (HttpRouteTargets targets : values()) {
+      if (targets.text().equalsIgnoreCase(value)) {
+        return Optional.of(targets);
+      }
+    }
+    return Optional.empty();
+  }
 }

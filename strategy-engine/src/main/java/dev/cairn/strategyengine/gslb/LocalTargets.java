@@ -55,6 +55,7 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
       Instant now,
       Findings findings) {
     Map<String, String> annotations = gslb.annotations();
+    RouteTargets routeTargets = RouteTargets.of(annotations, settings, servers, findings);
     StatusHostnames lookups =
         new StatusHostnames(
             view.resolutions(),
@@ -80,9 +81,10 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
     return switch (servers.kind()) {
       case SERVICE -> fromService(servers, lookups, findings);
       case HTTP_ROUTE ->
-          settings.httpRouteTargets() == HttpRouteTargets.GATEWAY
-              ? fromGateway(servers.route(), view, lookups, findings)
-              : fromPlacement(servers.route(), view, placementSettings, now, findings);
+          routeTargets.named(
+              routeTargets.mode() == HttpRouteTargets.GATEWAY
+                  ? fromGateway(servers.route(), view, lookups, routeTargets, findings)
+                  : fromPlacement(servers.route(), view, placementSettings, now, findings));
       case INGRESS -> fromIngress(servers.route(), lookups, findings);
       case EMBEDDED_INGRESS -> {
         // The Ingress the record-writer creates from spec.ingress, named like the Gslb (k8gb.md
@@ -395,13 +397,81 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
   }
 
   /**
-   * {@code engine.gslb.http-route-targets: gateway}: the {@code status.addresses} of the route's
-   * one parent Gateway, as k8gb takes them (k8gb.md §3.1): IP addresses as they are, host names
-   * resolved by the health-prober. A route with no Gateway parent or several is refused, as in
-   * k8gb, so the records it had stay; a Gateway not published (yet) gives no local target.
+   * Where an HTTPRoute Gslb's local targets come from, and what set it: the Gslb's {@value
+   * GslbAnnotations#HTTP_ROUTE_TARGETS} when present, else {@code engine.gslb.http-route-targets}.
+   *
+   * @param mode the mode
+   * @param annotated whether the Gslb's annotation set it
+   */
+  private record RouteTargets(HttpRouteTargets mode, boolean annotated) {
+
+    /**
+     * Reads the annotation. A value other than {@code node-aware} or {@code gateway} blocks the
+     * decision (the records stay, as for any invalid annotation: neither mode can be assumed); the
+     * annotation on a Gslb whose resourceRef is not an HTTPRoute is noted as having no effect.
+     */
+    static RouteTargets of(
+        Map<String, String> annotations,
+        GslbSettings settings,
+        Servers servers,
+        Findings findings) {
+      String raw = annotations.get(GslbAnnotations.HTTP_ROUTE_TARGETS);
+      if (raw == null) {
+        return new RouteTargets(settings.httpRouteTargets(), false);
+      }
+      String field = GslbAnnotations.field(GslbAnnotations.HTTP_ROUTE_TARGETS);
+      Optional<HttpRouteTargets> parsed = HttpRouteTargets.parse(raw);
+      if (parsed.isEmpty()) {
+        findings.block(
+            new Problem(
+                field,
+                raw,
+                "must be node-aware (the route's placement on its ingress nodes) or gateway (the"
+                    + " addresses of its one parent Gateway, as in k8gb)"));
+        return new RouteTargets(settings.httpRouteTargets(), false);
+      }
+      if (servers != null && servers.kind() != Servers.Kind.HTTP_ROUTE) {
+        findings.note(
+            new Problem(
+                field,
+                raw,
+                "has no effect: the Gslb's hosts do not come from an HTTPRoute resourceRef"));
+      }
+      return new RouteTargets(parsed.get(), true);
+    }
+
+    /** What chose the mode, for problems: the annotation or the setting, with the value. */
+    String setBy() {
+      return annotated
+          ? GslbAnnotations.HTTP_ROUTE_TARGETS + ": " + mode.text()
+          : "engine.gslb.http-route-targets=" + mode.text();
+    }
+
+    /** {@code targets}, their source naming the annotation when it chose the mode. */
+    LocalTargets named(LocalTargets targets) {
+      if (!annotated) {
+        return targets;
+      }
+      return new LocalTargets(
+          targets.targets(),
+          targets.source() + " (" + GslbAnnotations.HTTP_ROUTE_TARGETS + ": " + mode.text() + ")",
+          targets.placement());
+    }
+  }
+
+  /**
+   * {@code engine.gslb.http-route-targets: gateway}, or the Gslb's {@value
+   * GslbAnnotations#HTTP_ROUTE_TARGETS}: the {@code status.addresses} of the route's one parent
+   * Gateway, as k8gb takes them (k8gb.md §3.1): IP addresses as they are, host names resolved by
+   * the health-prober. A route with no Gateway parent or several is refused, as in k8gb, so the
+   * records it had stay; a Gateway not published (yet) gives no local target.
    */
   private static LocalTargets fromGateway(
-      RouteState route, GslbView view, StatusHostnames lookups, Findings findings) {
+      RouteState route,
+      GslbView view,
+      StatusHostnames lookups,
+      RouteTargets routeTargets,
+      Findings findings) {
     if (route == null) {
       return none("addresses of the HTTPRoute's Gateway (the HTTPRoute is not published)");
     }
@@ -419,8 +489,9 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
               String.valueOf(gateways.size()),
               "has "
                   + gateways.size()
-                  + " Gateway parents; with engine.gslb.http-route-targets=gateway the local"
-                  + " targets are the addresses of exactly one Gateway, as in k8gb"));
+                  + " Gateway parents; with "
+                  + routeTargets.setBy()
+                  + " the local targets are the addresses of exactly one Gateway, as in k8gb"));
       return none("addresses of the HTTPRoute's Gateway (not exactly one)");
     }
     String key = gateways.get(0).gatewayKey(route.namespace());

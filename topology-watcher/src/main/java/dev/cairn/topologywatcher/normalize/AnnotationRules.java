@@ -29,6 +29,9 @@ final class AnnotationRules {
   static final String K3S_EXTERNAL_IP = "k3s.io/external-ip";
   static final String K3S_EXTERNAL_DNS = "k3s.io/external-dns";
 
+  /** Cairn's own Gslb annotation: where an HTTPRoute Gslb's local targets come from. */
+  static final String CAIRN_HTTP_ROUTE_TARGETS = "cairn.dev/http-route-targets";
+
   /** HTTPRoute, Ingress and Service. */
   static final AnnotationRules ROUTE =
       new AnnotationRules(List.of(DIRECT_DNS, K8GB), Set.of(EXTERNAL_DNS_HOSTNAME));
@@ -38,7 +41,8 @@ final class AnnotationRules {
       new AnnotationRules(List.of(DIRECT_DNS, K8GB), Set.of(K3S_EXTERNAL_IP, K3S_EXTERNAL_DNS));
 
   /** Gslb. */
-  static final AnnotationRules GSLB = new AnnotationRules(List.of(K8GB), Set.of());
+  static final AnnotationRules GSLB =
+      new AnnotationRules(List.of(K8GB), Set.of(CAIRN_HTTP_ROUTE_TARGETS));
 
   private static final Pattern GEO_TAG = Pattern.compile("[a-zA-Z\\-\\d]+");
   private static final Set<String> STRATEGIES = Set.of("roundRobin", "failover", "geoip");
@@ -61,7 +65,8 @@ final class AnnotationRules {
           Map.entry(K8GB + "hostname", Hostnames::check),
           Map.entry(K8GB + "dns-ttl-seconds", AnnotationRules::k8gbTtl),
           Map.entry(K8GB + "strategy", AnnotationRules::strategy),
-          Map.entry(K8GB + "primary-geotag", AnnotationRules::geoTag));
+          Map.entry(K8GB + "primary-geotag", AnnotationRules::geoTag),
+          Map.entry(CAIRN_HTTP_ROUTE_TARGETS, AnnotationRules::httpRouteTargets));
 
   private final List<String> prefixes;
   private final Set<String> exactKeys;
@@ -135,6 +140,15 @@ final class AnnotationRules {
             "TTL must be decimal digits between 0 (the default, 30) and "
                 + Ttl.MAX_SECONDS
                 + " seconds"));
+  }
+
+  /** {@code node-aware} or {@code gateway}, as the strategy-engine reads it (case ignored). */
+  private static Optional<Problem> httpRouteTargets(String field, String value) {
+    String v = value.strip();
+    if (v.equalsIgnoreCase("node-aware") || v.equalsIgnoreCase("gateway")) {
+      return Optional.empty();
+    }
+    return Optional.of(new Problem(field, value, "must be node-aware or gateway"));
   }
 
   private static Optional<Problem> flag(String field, String value) {

@@ -82,6 +82,35 @@ class GslbNormalizerTest {
   }
 
   @Test
+  void keepsCairnsHttpRouteTargetsAnnotationAndNamesABadValue() {
+    Map<String, Object> spec = ingressSpec(Map.of("type", "roundRobin"));
+    GslbState good =
+        GslbNormalizer.normalize(
+            new Meta(
+                "shop",
+                "web",
+                "uid",
+                Map.of(),
+                Map.of("cairn.dev/http-route-targets", " Gateway", "cairn.dev/other", "x")),
+            spec);
+    GslbState bad =
+        GslbNormalizer.normalize(
+            new Meta("shop", "web", "uid", Map.of(), Map.of("cairn.dev/http-route-targets", "lb")),
+            spec);
+
+    assertThat(good.annotations())
+        .containsOnly(Map.entry("cairn.dev/http-route-targets", " Gateway"));
+    assertThat(good.problems()).isEmpty();
+    assertThat(bad.annotations()).containsOnly(Map.entry("cairn.dev/http-route-targets", "lb"));
+    assertThat(bad.problems())
+        .containsExactly(
+            new Problem(
+                "metadata.annotations[cairn.dev/http-route-targets]",
+                "lb",
+                "must be node-aware or gateway"));
+  }
+
+  @Test
   void readsAResourceRefWithASelector() {
     GslbState gslb =
         GslbNormalizer.normalize(
