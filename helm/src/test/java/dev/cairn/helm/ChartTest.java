@@ -182,11 +182,12 @@ class ChartTest {
   }
 
   @Test
-  void theWatcherReadsGatewaysAndHttpRoutesOfTheGatewayApi() {
+  void theWatcherReadsGatewaysHttpRoutesAndGrpcRoutesOfTheGatewayApi() {
     ClusterRole watcher = render().get(ClusterRole.class, RELEASE + "-topology-watcher");
 
     assertThat(verbs(watcher, "gateways")).containsExactly("list", "watch");
     assertThat(verbs(watcher, "httproutes")).containsExactly("list", "watch");
+    assertThat(verbs(watcher, "grpcroutes")).containsExactly("list", "watch");
     assertThat(watcher.getRules())
         .filteredOn(r -> r.getResources().contains("gateways"))
         .singleElement()

@@ -36,6 +36,7 @@ final class ApiResources {
         "gateway.networking.k8s.io/v1",
         List.of(
             resource("httproutes", "HTTPRoute", true),
+            resource("grpcroutes", "GRPCRoute", true),
             resource("gateways", "Gateway", true, "gtw")));
     resources.put("k8gb.io/v1beta1", List.of(resource("gslbs", "Gslb", true)));
     resources.put(

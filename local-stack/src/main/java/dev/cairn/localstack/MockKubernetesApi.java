@@ -51,6 +51,7 @@ final class MockKubernetesApi implements AutoCloseable {
   static final List<String> CRDS =
       List.of(
           "crds/httproutes.gateway.networking.k8s.io.yaml",
+          "crds/grpcroutes.gateway.networking.k8s.io.yaml",
           "crds/gateways.gateway.networking.k8s.io.yaml",
           "crds/k8gb.io_gslbs.yaml",
           "crds/dnsendpoints.externaldns.k8s.io.yaml");

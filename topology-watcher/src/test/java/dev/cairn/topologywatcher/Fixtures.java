@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GRPCRoute;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GRPCRouteBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayBuilder;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayStatusBuilder;
@@ -176,6 +178,30 @@ final class Fixtures {
         .withPort(80)
         .endBackendRef()
         .endRule()
+        .endSpec()
+        .build();
+  }
+
+  /** A GRPCRoute for {@code hosts} with one rule whose one backendRef is {@code service}:50051. */
+  static GRPCRoute grpcRoute(String namespace, String name, List<String> hosts, String service) {
+    return new GRPCRouteBuilder()
+        .withNewMetadata()
+        .withNamespace(namespace)
+        .withName(name)
+        .addToLabels("app", "grpc")
+        .endMetadata()
+        .withNewSpec()
+        .withHostnames(hosts)
+        .addNewRule()
+        .addNewBackendRef()
+        .withName(service)
+        .withPort(50051)
+        .endBackendRef()
+        .endRule()
+        .addNewParentRef()
+        .withName("public")
+        .withNamespace("edge")
+        .endParentRef()
         .endSpec()
         .build();
   }

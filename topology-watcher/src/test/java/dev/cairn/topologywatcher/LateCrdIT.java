@@ -7,6 +7,7 @@ import dev.cairn.commonmodel.Topics;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.SyncMarker;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.GRPCRoute;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -46,13 +47,17 @@ class LateCrdIT {
           .containsEntry("HTTPRoute", 0)
           .containsEntry("Gslb", 0)
           .containsEntry("Gateway", 0)
+          .containsEntry("GRPCRoute", 0)
           .containsEntry("Node", 1);
       assertThat(watcher.get("/actuator/health").body())
           .contains("\"gslbs in k8gb.io/v1beta1\"")
           .contains(
               "\"gateways in gateway.networking.k8s.io/v1 or gateway.networking.k8s.io/v1beta1\"")
           .contains(
-              "\"httproutes in gateway.networking.k8s.io/v1 or gateway.networking.k8s.io/v1beta1\"");
+              "\"httproutes in gateway.networking.k8s.io/v1 or gateway.networking.k8s.io/v1beta1\"")
+          .contains(
+              "\"grpcroutes in gateway.networking.k8s.io/v1 or"
+                  + " gateway.networking.k8s.io/v1alpha2\"");
 
       // Only v1beta1 is served at first: the routes are read with it.
       cluster.installHttpRouteCrd("v1beta1");
@@ -63,6 +68,8 @@ class LateCrdIT {
           .create();
       cluster.installGatewayCrd("v1beta1");
       kube.resource(v1beta1Gateway()).create();
+      cluster.installGrpcRouteCrd("v1alpha2");
+      kube.resource(v1alpha2GrpcRoute()).create();
 
       await()
           .atMost(WAIT)
@@ -80,6 +87,11 @@ class LateCrdIT {
                 assertThat(gateway).isNotNull();
                 assertThat(gateway.apiVersion()).isEqualTo("gateway.networking.k8s.io/v1beta1");
                 assertThat(gateway.loadBalancerIps()).containsExactly("203.0.113.50");
+                RouteState grpc =
+                    (RouteState) topics.latest(Topics.ROUTES, "GRPCRoute/shop/orders");
+                assertThat(grpc).isNotNull();
+                assertThat(grpc.apiVersion()).isEqualTo("gateway.networking.k8s.io/v1alpha2");
+                assertThat(grpc.hostnames()).containsExactly("orders.example.com");
               });
       await()
           .atMost(WAIT)
@@ -114,6 +126,14 @@ class LateCrdIT {
         .withMetadata(v1.getMetadata())
         .withSpec(v1.getSpec())
         .withStatus(v1.getStatus())
+        .build();
+  }
+
+  private static io.fabric8.kubernetes.api.model.gatewayapi.v1alpha2.GRPCRoute v1alpha2GrpcRoute() {
+    GRPCRoute v1 = Fixtures.grpcRoute("shop", "orders", List.of("orders.example.com"), "orders");
+    return new io.fabric8.kubernetes.api.model.gatewayapi.v1alpha2.GRPCRouteBuilder()
+        .withMetadata(v1.getMetadata())
+        .withSpec(v1.getSpec())
         .build();
   }
 

@@ -64,6 +64,14 @@ final class MockCluster implements AutoCloseable {
   }
 
   /**
+   * Installs (or replaces) the Gateway API GRPCRoute CRD serving the given versions (the first is
+   * stored).
+   */
+  void installGrpcRouteCrd(String... versions) {
+    installGatewayApiCrd("GRPCRoute", "grpcroutes", versions);
+  }
+
+  /**
    * Installs (or replaces) the Gateway API Gateway CRD serving the given versions (the first is
    * stored).
    */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import dev.cairn.commonmodel.Topics;
+import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.NodeState;
 import dev.cairn.commonmodel.topology.RouteState;
@@ -84,7 +85,8 @@ class TopologyWatcherIT {
                   "ServiceEndpoints", 1,
                   "Node", 1,
                   "Gslb", 1,
-                  "Gateway", 0));
+                  "Gateway", 0,
+                  "GRPCRoute", 0));
       assertThat(topics.state()).hasSize(6);
 
       RouteState route = (RouteState) topics.latest(Topics.ROUTES, "HTTPRoute/shop/web-route");
@@ -212,9 +214,12 @@ class TopologyWatcherIT {
   }
 
   @Test
-  void publishesGatewaysAndTheParentRefsOfHttpRoutes() {
+  void publishesGatewaysGrpcRoutesAndTheParentRefsOfRoutes() {
     cluster.installHttpRouteCrd("v1");
     cluster.installGatewayCrd("v1");
+    cluster.installGrpcRouteCrd("v1");
+    kube.resource(Fixtures.grpcRoute("shop", "orders", List.of("orders.example.com"), "orders"))
+        .create();
     kube.resource(
             Fixtures.gateway(
                 "edge",
@@ -243,7 +248,17 @@ class TopologyWatcherIT {
       await().atMost(WAIT).until(() -> topics.markers().stream().anyMatch(SyncMarker::synced));
       assertThat(topics.markers().get(1).objectCounts())
           .containsEntry("Gateway", 1)
-          .containsEntry("HTTPRoute", 1);
+          .containsEntry("HTTPRoute", 1)
+          .containsEntry("GRPCRoute", 1);
+      RouteState grpc = (RouteState) topics.latest(Topics.ROUTES, "GRPCRoute/shop/orders");
+      assertThat(grpc.kind()).isEqualTo("GRPCRoute");
+      assertThat(grpc.apiVersion()).isEqualTo("gateway.networking.k8s.io/v1");
+      assertThat(grpc.hostnames()).containsExactly("orders.example.com");
+      assertThat(grpc.backends())
+          .containsExactly(new BackendRef(null, null, null, "orders", 50051, null));
+      assertThat(grpc.parentRefs())
+          .containsExactly(new RouteState.ParentRef(null, null, "edge", "public", null));
+      assertThat(grpc.labels()).isEqualTo(Map.of("app", "grpc"));
       String uid =
           kube.resources(Gateway.class)
               .inNamespace("edge")

@@ -127,7 +127,7 @@ public final class ProbeHosts {
     }
     String kind = ref.kind() == null ? "" : ref.kind();
     switch (kind) {
-      case "Ingress", "HTTPRoute" -> {
+      case "Ingress", "HTTPRoute", "GRPCRoute" -> {
         String namespace =
             ref.namespace() == null || ref.namespace().isBlank()
                 ? gslb.namespace()

@@ -81,15 +81,20 @@ class ProbeHostsTest {
         ProbeHosts.plan(
             List.of(
                 referring("a", "HTTPRoute", null, "web", Map.of()),
-                referring("b", "Ingress", "other", "legacy", Map.of())),
+                referring("b", "Ingress", "other", "legacy", Map.of()),
+                referring("c", "GRPCRoute", null, "orders", Map.of())),
             List.of(
                 route("HTTPRoute", "default", "web", "web.cloud.example.com"),
                 route("Ingress", "other", "legacy", "old.cloud.example.com"),
-                route("HTTPRoute", "other", "web", "wrong.cloud.example.com")),
+                route("HTTPRoute", "other", "web", "wrong.cloud.example.com"),
+                route("GRPCRoute", "default", "orders", "orders.cloud.example.com"),
+                route("HTTPRoute", "default", "orders", "not-grpc.cloud.example.com")),
             NO_ZONES,
             DEFAULT);
 
-    assertThat(plan.hosts()).containsExactly("old.cloud.example.com", "web.cloud.example.com");
+    assertThat(plan.hosts())
+        .containsExactly(
+            "old.cloud.example.com", "orders.cloud.example.com", "web.cloud.example.com");
   }
 
   @Test
@@ -221,10 +226,7 @@ class ProbeHostsTest {
   void reportsKindsWithoutHostsOnTheTopics() {
     HostPlan plan =
         ProbeHosts.plan(
-            List.of(referring("g", "GRPCRoute", null, "x", Map.of())),
-            List.of(),
-            NO_ZONES,
-            DEFAULT);
+            List.of(referring("g", "TLSRoute", null, "x", Map.of())), List.of(), NO_ZONES, DEFAULT);
 
     assertThat(plan.findings().get(0).problem().field()).isEqualTo("spec.resourceRef.kind");
   }

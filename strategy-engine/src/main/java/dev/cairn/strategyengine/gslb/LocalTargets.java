@@ -35,9 +35,9 @@ import java.util.Optional;
  *       blocking problem, as in k8gb;
  *   <li>{@code engine.gslb.exposed-ips} set: those addresses;
  *   <li>discovery by the kind of the resourceRef: a Service's or an Ingress's load-balancer IPs and
- *       resolved load-balancer host names; for an HTTPRoute the route's node-aware placement (part
- *       1's {@link PlacementDecider}); for an embedded ingress the load-balancer IPs of the Ingress
- *       the record-writer creates from it, named like the Gslb.
+ *       resolved load-balancer host names; for an HTTPRoute or a GRPCRoute the route's node-aware
+ *       placement (part 1's {@link PlacementDecider}); for an embedded ingress the load-balancer
+ *       IPs of the Ingress the record-writer creates from it, named like the Gslb.
  * </ol>
  *
  * @param targets the targets, without duplicates, in the order found
@@ -80,7 +80,7 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
     }
     return switch (servers.kind()) {
       case SERVICE -> fromService(servers, lookups, findings);
-      case HTTP_ROUTE ->
+      case HTTP_ROUTE, GRPC_ROUTE ->
           routeTargets.named(
               routeTargets.mode() == HttpRouteTargets.GATEWAY
                   ? fromGateway(servers.route(), view, lookups, routeTargets, findings)
@@ -430,12 +430,13 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
                     + " addresses of its one parent Gateway, as in k8gb)"));
         return new RouteTargets(settings.httpRouteTargets(), false);
       }
-      if (servers != null && servers.kind() != Servers.Kind.HTTP_ROUTE) {
+      if (servers != null && !servers.kind().isGatewayRoute()) {
         findings.note(
             new Problem(
                 field,
                 raw,
-                "has no effect: the Gslb's hosts do not come from an HTTPRoute resourceRef"));
+                "has no effect: the Gslb's hosts do not come from an HTTPRoute or GRPCRoute"
+                    + " resourceRef"));
       }
       return new RouteTargets(parsed.get(), true);
     }
@@ -473,7 +474,7 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
       RouteTargets routeTargets,
       Findings findings) {
     if (route == null) {
-      return none("addresses of the HTTPRoute's Gateway (the HTTPRoute is not published)");
+      return none("addresses of the route's Gateway (the route is not published)");
     }
     String name = route.namespace() + "/" + route.name();
     List<RouteState.ParentRef> gateways = new ArrayList<>(1);
@@ -485,14 +486,14 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
     if (gateways.size() != 1) {
       findings.block(
           new Problem(
-              "HTTPRoute/" + name + " spec.parentRefs",
+              route.kind() + "/" + name + " spec.parentRefs",
               String.valueOf(gateways.size()),
               "has "
                   + gateways.size()
                   + " Gateway parents; with "
                   + routeTargets.setBy()
                   + " the local targets are the addresses of exactly one Gateway, as in k8gb"));
-      return none("addresses of the HTTPRoute's Gateway (not exactly one)");
+      return none("addresses of the route's Gateway (not exactly one)");
     }
     String key = gateways.get(0).gatewayKey(route.namespace());
     findings.gateway = key;
@@ -525,10 +526,10 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
   private static LocalTargets fromPlacement(
       RouteState route, GslbView view, PlacementSettings settings, Instant now, Findings findings) {
     if (route == null) {
-      return none("node-aware placement (the HTTPRoute is not published)");
+      return none("node-aware placement (the route is not published)");
     }
     String name = route.namespace() + "/" + route.name();
-    String source = "node-aware placement of HTTPRoute " + name;
+    String source = "node-aware placement of " + route.kind() + " " + name;
     String services = "Service/" + route.namespace() + "/";
     NodeAwareTargets placement =
         PlacementDecider.nodeAwareTargets(
@@ -557,7 +558,12 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
     TagTargets targets = builder.build();
     if (targets.isEmpty()) {
       findings.fallback(
-          "No local targets from the placement of HTTPRoute " + name + ": " + placement.summary());
+          "No local targets from the placement of "
+              + route.kind()
+              + " "
+              + name
+              + ": "
+              + placement.summary());
     }
     return new LocalTargets(targets, source, placement.dependencies());
   }

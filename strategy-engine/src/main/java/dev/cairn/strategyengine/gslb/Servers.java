@@ -102,6 +102,7 @@ record Servers(
     EMBEDDED_INGRESS("embedded spec.ingress"),
     INGRESS("Ingress"),
     HTTP_ROUTE("HTTPRoute"),
+    GRPC_ROUTE("GRPCRoute"),
     SERVICE("Service");
 
     private final String label;
@@ -112,6 +113,11 @@ record Servers(
 
     String label() {
       return label;
+    }
+
+    /** An HTTPRoute or a GRPCRoute: host names, backendRefs and a parent Gateway. */
+    boolean isGatewayRoute() {
+      return this == HTTP_ROUTE || this == GRPC_ROUTE;
     }
   }
 
@@ -203,17 +209,18 @@ record Servers(
         }
         yield fromRoute(Kind.INGRESS, "Ingress/" + namespace + "/" + name, view, collector);
       }
-      case "HTTPRoute" -> {
+      case "HTTPRoute", "GRPCRoute" -> {
         if (!apiVersionIs(apiVersion, GATEWAY_GROUP, findings)) {
           yield null;
         }
+        Kind routeKind = kind.equals("HTTPRoute") ? Kind.HTTP_ROUTE : Kind.GRPC_ROUTE;
         if (selecting) {
-          name = selectRoute(Kind.HTTP_ROUTE, ref, namespace, view, findings);
+          name = selectRoute(routeKind, ref, namespace, view, findings);
           if (name == null) {
-            yield selectedNothing(Kind.HTTP_ROUTE, collector);
+            yield selectedNothing(routeKind, collector);
           }
         }
-        yield fromRoute(Kind.HTTP_ROUTE, "HTTPRoute/" + namespace + "/" + name, view, collector);
+        yield fromRoute(routeKind, kind + "/" + namespace + "/" + name, view, collector);
       }
       case "Service" -> {
         if (apiVersion != null && !apiVersion.isEmpty() && !"v1".equals(apiVersion)) {
@@ -241,8 +248,8 @@ record Servers(
             new Problem(
                 "spec.resourceRef.kind",
                 ref.kind(),
-                "not supported; the resourceRef must name an Ingress, an HTTPRoute or a"
-                    + " Service"));
+                "not supported; the resourceRef must name an Ingress, an HTTPRoute, a GRPCRoute"
+                    + " or a Service"));
         yield null;
       }
     };
@@ -351,7 +358,7 @@ record Servers(
     }
     RouteState route = found.get();
     Backends services = collector.services(key, route.namespace(), route.backends());
-    String field = kind == Kind.HTTP_ROUTE ? key + " spec.hostnames" : key + " hosts";
+    String field = kind.isGatewayRoute() ? key + " spec.hostnames" : key + " hosts";
     List<String> hostnames = route.hostnames();
     if (kind == Kind.INGRESS && !route.rules().isEmpty()) {
       // k8gb.md §3.1: one server per Ingress rule, with the backends of its own paths; the rules

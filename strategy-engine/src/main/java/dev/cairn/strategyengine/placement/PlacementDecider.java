@@ -108,6 +108,12 @@ public final class PlacementDecider {
   /** The route kind this decider handles. */
   public static final String HTTP_ROUTE = "HTTPRoute";
 
+  /**
+   * The kind of a GRPCRoute: no direct-dns record of its own, but a Gslb on one is placed as an
+   * HTTPRoute is ({@link #nodeAwareTargets}).
+   */
+  public static final String GRPC_ROUTE = "GRPCRoute";
+
   /** direct-dns's default record TTL. */
   public static final long DEFAULT_TTL_SECONDS = 1;
 
@@ -171,7 +177,11 @@ public final class PlacementDecider {
       ResolutionLookup hostnameResolutions,
       PlacementSettings settings,
       Instant now) {
-    checkRoute(route);
+    Objects.requireNonNull(route, "route");
+    if (!HTTP_ROUTE.equals(route.kind()) && !GRPC_ROUTE.equals(route.kind())) {
+      throw new IllegalArgumentException(
+          "only HTTPRoutes and GRPCRoutes have a node-aware placement, got " + route.ref());
+    }
     Objects.requireNonNull(endpoints, "endpoints");
     Run run = run(route, endpoints, nodes, hostnameResolutions, settings, now, true);
     return run.nodeAwareTargets(run.place());

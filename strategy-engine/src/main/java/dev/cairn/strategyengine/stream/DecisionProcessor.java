@@ -91,6 +91,10 @@ final class DecisionProcessor
 
   private static final Logger log = LoggerFactory.getLogger(DecisionProcessor.class);
   private static final String ROUTE_PREFIX = PlacementDecider.HTTP_ROUTE + "/";
+
+  /** GRPCRoutes are read by the Gslbs on them only: stored, never placed on their own. */
+  private static final String GRPC_ROUTE_PREFIX = PlacementDecider.GRPC_ROUTE + "/";
+
   private static final String INGRESS_PREFIX = "Ingress/";
   private static final String GATEWAY_PREFIX = "Gateway/";
   private static final String GSLB_PREFIX = GslbDecider.KIND + "/";
@@ -377,7 +381,10 @@ final class DecisionProcessor
 
   private void onRoute(String key, RouteState route, byte[] encoded) {
     boolean placed = key.startsWith(ROUTE_PREFIX);
-    if (!placed && !key.startsWith(INGRESS_PREFIX) && !key.startsWith(GATEWAY_PREFIX)) {
+    if (!placed
+        && !key.startsWith(INGRESS_PREFIX)
+        && !key.startsWith(GATEWAY_PREFIX)
+        && !key.startsWith(GRPC_ROUTE_PREFIX)) {
       return; // other kinds are neither placed nor read by Gslbs
     }
     if (route != null && !key.equals(keyOf(route::ref))) {

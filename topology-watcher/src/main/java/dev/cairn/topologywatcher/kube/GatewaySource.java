@@ -33,7 +33,7 @@ final class GatewaySource<T extends HasMetadata> extends KindSource<T> {
       Class<T> type,
       Function<T, GatewaySpec> spec,
       Function<T, GatewayStatus> status) {
-    super(Entity.GATEWAY, HttpRouteSource.GROUP + "/" + version, true);
+    super(Entity.GATEWAY, RouteSource.GROUP + "/" + version, true);
     this.type = type;
     this.spec = spec;
     this.status = status;

@@ -63,8 +63,13 @@ public final class KubeWatcher implements AutoCloseable {
             kind.apply(
                 Entity.HTTP_ROUTE,
                 SourceSelector.discovered(
-                    HttpRouteSource.PLURAL,
-                    List.of(HttpRouteSource.v1(), HttpRouteSource.v1beta1()))),
+                    RouteSource.HTTP_ROUTES,
+                    List.of(RouteSource.httpV1(), RouteSource.httpV1beta1()))),
+            kind.apply(
+                Entity.GRPC_ROUTE,
+                SourceSelector.discovered(
+                    RouteSource.GRPC_ROUTES,
+                    List.of(RouteSource.grpcV1(), RouteSource.grpcV1alpha2()))),
             kind.apply(Entity.INGRESS, SourceSelector.fixed(new IngressSource())),
             kind.apply(
                 Entity.GATEWAY,

@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The parts of a Gateway API HTTPRoute that normalisation reads.
+ * The parts of a Gateway API HTTPRoute or GRPCRoute that normalisation reads (the two have the same
+ * parts for DNS).
  *
  * @param meta the metadata
  * @param apiVersion the API version the object was read with, e.g. {@code

@@ -10,14 +10,17 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * HTTPRoute, Ingress and Gateway to {@link RouteState}: host names as written (exact duplicates
- * removed, first occurrence kept), every backend of every rule in spec order, an HTTPRoute's parent
- * references as written, a Gateway's status addresses, the relevant annotations.
+ * HTTPRoute, GRPCRoute, Ingress and Gateway to {@link RouteState}: host names as written (exact
+ * duplicates removed, first occurrence kept), every backend of every rule in spec order, a route's
+ * parent references as written, a Gateway's status addresses, the relevant annotations.
  */
 public final class RouteNormalizer {
 
-  /** The kind of a Gateway API route in keys and records. */
+  /** The kind of a Gateway API HTTPRoute in keys and records. */
   public static final String HTTP_ROUTE = "HTTPRoute";
+
+  /** The kind of a Gateway API GRPCRoute in keys and records. */
+  public static final String GRPC_ROUTE = "GRPCRoute";
 
   /** The kind of an Ingress in keys and records. */
   public static final String INGRESS = "Ingress";
@@ -38,6 +41,18 @@ public final class RouteNormalizer {
 
   /** Normalises an HTTPRoute read with {@code input.apiVersion()}. */
   public static RouteState httpRoute(HttpRouteInput input) {
+    return gatewayRoute(HTTP_ROUTE, input);
+  }
+
+  /**
+   * Normalises a GRPCRoute read with {@code input.apiVersion()}: the same parts as an HTTPRoute's
+   * (host names, each rule's backendRefs, parentRefs), for a Gslb whose resourceRef names it.
+   */
+  public static RouteState grpcRoute(HttpRouteInput input) {
+    return gatewayRoute(GRPC_ROUTE, input);
+  }
+
+  private static RouteState gatewayRoute(String kind, HttpRouteInput input) {
     Problems problems = new Problems();
     Set<String> hostnames = new LinkedHashSet<>();
     for (int i = 0; i < input.hostnames().size(); i++) {
@@ -65,7 +80,7 @@ public final class RouteNormalizer {
     }
     Meta meta = input.meta();
     return new RouteState(
-        HTTP_ROUTE,
+        kind,
         input.apiVersion(),
         meta.namespace(),
         meta.name(),

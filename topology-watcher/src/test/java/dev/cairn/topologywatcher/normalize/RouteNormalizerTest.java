@@ -50,6 +50,36 @@ class RouteNormalizerTest {
   }
 
   @Test
+  void readsAGrpcRouteAsAnHttpRouteUnderItsOwnKind() {
+    HttpRouteInput input =
+        new HttpRouteInput(
+            meta(Map.of()),
+            "gateway.networking.k8s.io/v1alpha2",
+            List.of("orders.example.com", "bad_host.example.com"),
+            List.of(
+                new HttpRouteInput.Rule(
+                    List.of(new BackendRefInput(null, null, null, "orders", 50051, null)))),
+            List.of(
+                new RouteState.ParentRef(null, null, null, "public", null),
+                new RouteState.ParentRef(null, null, null, " ", null)));
+
+    RouteState route = RouteNormalizer.grpcRoute(input);
+
+    assertThat(route.kind()).isEqualTo("GRPCRoute");
+    assertThat(route.ref().key()).isEqualTo("GRPCRoute/shop/web");
+    assertThat(route.apiVersion()).isEqualTo("gateway.networking.k8s.io/v1alpha2");
+    assertThat(route.hostnames()).containsExactly("orders.example.com");
+    assertThat(route.backends())
+        .containsExactly(new BackendRef(null, null, null, "orders", 50051, null));
+    assertThat(route.parentRefs())
+        .containsExactly(new RouteState.ParentRef(null, null, null, "public", null));
+    assertThat(route.rules()).isEmpty();
+    assertThat(route.problems())
+        .extracting(Problem::field)
+        .containsExactly("spec.hostnames[1]", "spec.parentRefs[1].name");
+  }
+
+  @Test
   void leavesOutInvalidHostnamesAndNamelessBackendsAndNamesThem() {
     HttpRouteInput input =
         new HttpRouteInput(
