@@ -182,12 +182,14 @@ class ChartTest {
   }
 
   @Test
-  void theWatcherReadsGatewaysHttpRoutesAndGrpcRoutesOfTheGatewayApi() {
+  void theWatcherReadsGatewaysAndEveryRouteKindOfTheGatewayApi() {
     ClusterRole watcher = render().get(ClusterRole.class, RELEASE + "-topology-watcher");
 
     assertThat(verbs(watcher, "gateways")).containsExactly("list", "watch");
     assertThat(verbs(watcher, "httproutes")).containsExactly("list", "watch");
-    assertThat(verbs(watcher, "grpcroutes")).containsExactly("list", "watch");
+    for (String routes : List.of("grpcroutes", "tlsroutes", "tcproutes", "udproutes")) {
+      assertThat(verbs(watcher, routes)).as(routes).containsExactly("list", "watch");
+    }
     assertThat(watcher.getRules())
         .filteredOn(r -> r.getResources().contains("gateways"))
         .singleElement()

@@ -37,6 +37,9 @@ final class ApiResources {
         List.of(
             resource("httproutes", "HTTPRoute", true),
             resource("grpcroutes", "GRPCRoute", true),
+            resource("tlsroutes", "TLSRoute", true),
+            resource("tcproutes", "TCPRoute", true),
+            resource("udproutes", "UDPRoute", true),
             resource("gateways", "Gateway", true, "gtw")));
     resources.put("k8gb.io/v1beta1", List.of(resource("gslbs", "Gslb", true)));
     resources.put(

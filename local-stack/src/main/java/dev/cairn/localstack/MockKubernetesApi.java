@@ -52,6 +52,9 @@ final class MockKubernetesApi implements AutoCloseable {
       List.of(
           "crds/httproutes.gateway.networking.k8s.io.yaml",
           "crds/grpcroutes.gateway.networking.k8s.io.yaml",
+          "crds/tlsroutes.gateway.networking.k8s.io.yaml",
+          "crds/tcproutes.gateway.networking.k8s.io.yaml",
+          "crds/udproutes.gateway.networking.k8s.io.yaml",
           "crds/gateways.gateway.networking.k8s.io.yaml",
           "crds/k8gb.io_gslbs.yaml",
           "crds/dnsendpoints.externaldns.k8s.io.yaml");

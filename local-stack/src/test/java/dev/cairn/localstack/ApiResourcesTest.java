@@ -19,14 +19,15 @@ class ApiResourcesTest {
   private static final JsonMapper JSON = CairnJson.kubernetesMapperBuilder().build();
 
   @Test
-  void discoveryListsHttpRoutesGrpcRoutesAndGatewaysInGatewayApiV1() {
+  void discoveryListsTheRoutesAndGatewaysInGatewayApiV1() {
     JsonNode v1 =
         JSON.readTree(
             MockKubernetesApi.discoveryDocuments().get("/apis/gateway.networking.k8s.io/v1"));
 
     assertThat(v1.path("groupVersion").asString()).isEqualTo("gateway.networking.k8s.io/v1");
     assertThat(v1.path("resources").valueStream().map(r -> r.path("name").asString()))
-        .containsExactly("httproutes", "grpcroutes", "gateways");
+        .containsExactly(
+            "httproutes", "grpcroutes", "tlsroutes", "tcproutes", "udproutes", "gateways");
     assertThat(ApiResources.kind("gateway.networking.k8s.io", "v1", "gateways"))
         .hasValue("Gateway");
     assertThat(ApiResources.kind("gateway.networking.k8s.io", "v1beta1", "gateways")).isEmpty();

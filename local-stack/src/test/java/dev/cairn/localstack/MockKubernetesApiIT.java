@@ -255,7 +255,7 @@ class MockKubernetesApiIT {
   void servesGatewaysAsTheTopologyWatcherReadsThem() {
     assertThat(client.getApiResources("gateway.networking.k8s.io/v1").getResources())
         .extracting(r -> r.getName())
-        .contains("httproutes", "grpcroutes", "gateways");
+        .contains("httproutes", "grpcroutes", "tlsroutes", "tcproutes", "udproutes", "gateways");
     Gateway gateway =
         new GatewayBuilder()
             .withNewMetadata()

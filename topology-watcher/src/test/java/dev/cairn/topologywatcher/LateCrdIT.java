@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cairn.commonmodel.Topics;
+import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.SyncMarker;
@@ -48,6 +49,7 @@ class LateCrdIT {
           .containsEntry("Gslb", 0)
           .containsEntry("Gateway", 0)
           .containsEntry("GRPCRoute", 0)
+          .containsEntry("TCPRoute", 0)
           .containsEntry("Node", 1);
       assertThat(watcher.get("/actuator/health").body())
           .contains("\"gslbs in k8gb.io/v1beta1\"")
@@ -70,6 +72,60 @@ class LateCrdIT {
       kube.resource(v1beta1Gateway()).create();
       cluster.installGrpcRouteCrd("v1alpha2");
       kube.resource(v1alpha2GrpcRoute()).create();
+      // The experimental channel's versions: TLSRoute v1alpha3, TCPRoute and UDPRoute v1alpha2.
+      cluster.installTlsTcpUdpRouteCrds("v1alpha3", "v1alpha2", "v1alpha2");
+      kube.resource(
+              new io.fabric8.kubernetes.api.model.gatewayapi.v1alpha3.TLSRouteBuilder()
+                  .withNewMetadata()
+                  .withNamespace("shop")
+                  .withName("tls")
+                  .endMetadata()
+                  .withNewSpec()
+                  .withHostnames("tls.example.com")
+                  .addNewRule()
+                  .addNewBackendRef()
+                  .withName("web")
+                  .withPort(443)
+                  .endBackendRef()
+                  .endRule()
+                  .endSpec()
+                  .build())
+          .create();
+      kube.resource(
+              new io.fabric8.kubernetes.api.model.gatewayapi.v1alpha2.TCPRouteBuilder()
+                  .withNewMetadata()
+                  .withNamespace("shop")
+                  .withName("db")
+                  .endMetadata()
+                  .withNewSpec()
+                  .addNewParentRef()
+                  .withName("public")
+                  .endParentRef()
+                  .addNewRule()
+                  .addNewBackendRef()
+                  .withName("db")
+                  .withPort(5432)
+                  .endBackendRef()
+                  .endRule()
+                  .endSpec()
+                  .build())
+          .create();
+      kube.resource(
+              new io.fabric8.kubernetes.api.model.gatewayapi.v1alpha2.UDPRouteBuilder()
+                  .withNewMetadata()
+                  .withNamespace("shop")
+                  .withName("dns")
+                  .endMetadata()
+                  .withNewSpec()
+                  .addNewRule()
+                  .addNewBackendRef()
+                  .withName("dns")
+                  .withPort(53)
+                  .endBackendRef()
+                  .endRule()
+                  .endSpec()
+                  .build())
+          .create();
 
       await()
           .atMost(WAIT)
@@ -92,6 +148,21 @@ class LateCrdIT {
                 assertThat(grpc).isNotNull();
                 assertThat(grpc.apiVersion()).isEqualTo("gateway.networking.k8s.io/v1alpha2");
                 assertThat(grpc.hostnames()).containsExactly("orders.example.com");
+                RouteState tls = (RouteState) topics.latest(Topics.ROUTES, "TLSRoute/shop/tls");
+                assertThat(tls).isNotNull();
+                assertThat(tls.apiVersion()).isEqualTo("gateway.networking.k8s.io/v1alpha3");
+                assertThat(tls.hostnames()).containsExactly("tls.example.com");
+                RouteState tcp = (RouteState) topics.latest(Topics.ROUTES, "TCPRoute/shop/db");
+                assertThat(tcp).isNotNull();
+                assertThat(tcp.apiVersion()).isEqualTo("gateway.networking.k8s.io/v1alpha2");
+                assertThat(tcp.hostnames()).isEmpty();
+                assertThat(tcp.backends())
+                    .containsExactly(new BackendRef(null, null, null, "db", 5432, null));
+                assertThat(tcp.parentRefs())
+                    .containsExactly(new RouteState.ParentRef(null, null, null, "public", null));
+                RouteState udp = (RouteState) topics.latest(Topics.ROUTES, "UDPRoute/shop/dns");
+                assertThat(udp).isNotNull();
+                assertThat(udp.backends()).extracting(BackendRef::name).containsExactly("dns");
               });
       await()
           .atMost(WAIT)

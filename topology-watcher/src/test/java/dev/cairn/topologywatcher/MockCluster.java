@@ -71,6 +71,13 @@ final class MockCluster implements AutoCloseable {
     installGatewayApiCrd("GRPCRoute", "grpcroutes", versions);
   }
 
+  /** Installs the Gateway API TLSRoute, TCPRoute and UDPRoute CRDs serving one version each. */
+  void installTlsTcpUdpRouteCrds(String tls, String tcp, String udp) {
+    installGatewayApiCrd("TLSRoute", "tlsroutes", tls);
+    installGatewayApiCrd("TCPRoute", "tcproutes", tcp);
+    installGatewayApiCrd("UDPRoute", "udproutes", udp);
+  }
+
   /**
    * Installs (or replaces) the Gateway API Gateway CRD serving the given versions (the first is
    * stored).

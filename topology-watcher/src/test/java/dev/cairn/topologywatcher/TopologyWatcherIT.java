@@ -78,15 +78,18 @@ class TopologyWatcherIT {
       assertThat(markers.get(1).generation()).isEqualTo(markers.get(0).generation());
       assertThat(markers.get(1).objectCounts())
           .containsExactlyInAnyOrderEntriesOf(
-              Map.of(
-                  "HTTPRoute", 1,
-                  "Ingress", 1,
-                  "Service", 1,
-                  "ServiceEndpoints", 1,
-                  "Node", 1,
-                  "Gslb", 1,
-                  "Gateway", 0,
-                  "GRPCRoute", 0));
+              Map.ofEntries(
+                  Map.entry("HTTPRoute", 1),
+                  Map.entry("Ingress", 1),
+                  Map.entry("Service", 1),
+                  Map.entry("ServiceEndpoints", 1),
+                  Map.entry("Node", 1),
+                  Map.entry("Gslb", 1),
+                  Map.entry("Gateway", 0),
+                  Map.entry("GRPCRoute", 0),
+                  Map.entry("TLSRoute", 0),
+                  Map.entry("TCPRoute", 0),
+                  Map.entry("UDPRoute", 0)));
       assertThat(topics.state()).hasSize(6);
 
       RouteState route = (RouteState) topics.latest(Topics.ROUTES, "HTTPRoute/shop/web-route");
@@ -301,7 +304,8 @@ class TopologyWatcherIT {
       assertThat(published.parentRefs().get(0).gatewayKey("shop")).isEqualTo("Gateway/edge/public");
       assertThat(watcher.get("/actuator/health").body())
           .contains("\"Gateway\":{\"phase\":\"WATCHING\"")
-          .contains("\"missingCrds\":[\"gslbs in k8gb.io/v1beta1\"]");
+          .contains("\"missingCrds\":[\"tlsroutes in gateway.networking.k8s.io/v1 or")
+          .contains("\"gslbs in k8gb.io/v1beta1\"]");
 
       // The Gateway's address changes: one new record with the new address.
       kube.resource(

@@ -127,7 +127,7 @@ public final class ProbeHosts {
     }
     String kind = ref.kind() == null ? "" : ref.kind();
     switch (kind) {
-      case "Ingress", "HTTPRoute", "GRPCRoute" -> {
+      case "Ingress", "HTTPRoute", "GRPCRoute", "TLSRoute" -> {
         String namespace =
             ref.namespace() == null || ref.namespace().isBlank()
                 ? gslb.namespace()

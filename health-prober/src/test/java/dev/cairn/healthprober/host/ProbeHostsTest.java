@@ -82,19 +82,24 @@ class ProbeHostsTest {
             List.of(
                 referring("a", "HTTPRoute", null, "web", Map.of()),
                 referring("b", "Ingress", "other", "legacy", Map.of()),
-                referring("c", "GRPCRoute", null, "orders", Map.of())),
+                referring("c", "GRPCRoute", null, "orders", Map.of()),
+                referring("d", "TLSRoute", null, "tls", Map.of())),
             List.of(
                 route("HTTPRoute", "default", "web", "web.cloud.example.com"),
                 route("Ingress", "other", "legacy", "old.cloud.example.com"),
                 route("HTTPRoute", "other", "web", "wrong.cloud.example.com"),
                 route("GRPCRoute", "default", "orders", "orders.cloud.example.com"),
-                route("HTTPRoute", "default", "orders", "not-grpc.cloud.example.com")),
+                route("HTTPRoute", "default", "orders", "not-grpc.cloud.example.com"),
+                route("TLSRoute", "default", "tls", "tls.cloud.example.com")),
             NO_ZONES,
             DEFAULT);
 
     assertThat(plan.hosts())
         .containsExactly(
-            "old.cloud.example.com", "orders.cloud.example.com", "web.cloud.example.com");
+            "old.cloud.example.com",
+            "orders.cloud.example.com",
+            "tls.cloud.example.com",
+            "web.cloud.example.com");
   }
 
   @Test
@@ -226,7 +231,10 @@ class ProbeHostsTest {
   void reportsKindsWithoutHostsOnTheTopics() {
     HostPlan plan =
         ProbeHosts.plan(
-            List.of(referring("g", "TLSRoute", null, "x", Map.of())), List.of(), NO_ZONES, DEFAULT);
+            List.of(referring("g", "VirtualService", null, "x", Map.of())),
+            List.of(),
+            NO_ZONES,
+            DEFAULT);
 
     assertThat(plan.findings().get(0).problem().field()).isEqualTo("spec.resourceRef.kind");
   }

@@ -80,7 +80,7 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
     }
     return switch (servers.kind()) {
       case SERVICE -> fromService(servers, lookups, findings);
-      case HTTP_ROUTE, GRPC_ROUTE ->
+      case HTTP_ROUTE, GRPC_ROUTE, TLS_ROUTE, TCP_ROUTE, UDP_ROUTE ->
           routeTargets.named(
               routeTargets.mode() == HttpRouteTargets.GATEWAY
                   ? fromGateway(servers.route(), view, lookups, routeTargets, findings)
@@ -433,10 +433,7 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
       if (servers != null && !servers.kind().isGatewayRoute()) {
         findings.note(
             new Problem(
-                field,
-                raw,
-                "has no effect: the Gslb's hosts do not come from an HTTPRoute or GRPCRoute"
-                    + " resourceRef"));
+                field, raw, "has no effect: the Gslb's resourceRef is not a Gateway API route"));
       }
       return new RouteTargets(parsed.get(), true);
     }

@@ -103,6 +103,9 @@ record Servers(
     INGRESS("Ingress"),
     HTTP_ROUTE("HTTPRoute"),
     GRPC_ROUTE("GRPCRoute"),
+    TLS_ROUTE("TLSRoute"),
+    TCP_ROUTE("TCPRoute"),
+    UDP_ROUTE("UDPRoute"),
     SERVICE("Service");
 
     private final String label;
@@ -115,9 +118,28 @@ record Servers(
       return label;
     }
 
-    /** An HTTPRoute or a GRPCRoute: host names, backendRefs and a parent Gateway. */
+    /** A Gateway API route: backendRefs and a parent Gateway (host names but for TCP and UDP). */
     boolean isGatewayRoute() {
-      return this == HTTP_ROUTE || this == GRPC_ROUTE;
+      return this == HTTP_ROUTE
+          || this == GRPC_ROUTE
+          || this == TLS_ROUTE
+          || this == TCP_ROUTE
+          || this == UDP_ROUTE;
+    }
+
+    /** A TCPRoute or UDPRoute: no host names; the Gslb's {@code k8gb.io/hostname} gives it. */
+    boolean hostFromAnnotation() {
+      return this == TCP_ROUTE || this == UDP_ROUTE;
+    }
+
+    /** The kind of a Gateway API route's {@code kind}, {@code null} for any other. */
+    static Kind gatewayRoute(String kind) {
+      for (Kind k : values()) {
+        if (k.isGatewayRoute() && k.label.equals(kind)) {
+          return k;
+        }
+      }
+      return null;
     }
   }
 
@@ -209,18 +231,21 @@ record Servers(
         }
         yield fromRoute(Kind.INGRESS, "Ingress/" + namespace + "/" + name, view, collector);
       }
-      case "HTTPRoute", "GRPCRoute" -> {
+      case "HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute", "UDPRoute" -> {
         if (!apiVersionIs(apiVersion, GATEWAY_GROUP, findings)) {
           yield null;
         }
-        Kind routeKind = kind.equals("HTTPRoute") ? Kind.HTTP_ROUTE : Kind.GRPC_ROUTE;
+        Kind routeKind = Kind.gatewayRoute(kind);
         if (selecting) {
           name = selectRoute(routeKind, ref, namespace, view, findings);
           if (name == null) {
             yield selectedNothing(routeKind, collector);
           }
         }
-        yield fromRoute(routeKind, kind + "/" + namespace + "/" + name, view, collector);
+        yield routeKind.hostFromAnnotation()
+            ? fromHostlessRoute(
+                routeKind, kind + "/" + namespace + "/" + name, gslb, view, collector)
+            : fromRoute(routeKind, kind + "/" + namespace + "/" + name, view, collector);
       }
       case "Service" -> {
         if (apiVersion != null && !apiVersion.isEmpty() && !"v1".equals(apiVersion)) {
@@ -248,8 +273,8 @@ record Servers(
             new Problem(
                 "spec.resourceRef.kind",
                 ref.kind(),
-                "not supported; the resourceRef must name an Ingress, an HTTPRoute, a GRPCRoute"
-                    + " or a Service"));
+                "not supported; the resourceRef must name an Ingress, a Service or a Gateway API"
+                    + " route (HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute)"));
         yield null;
       }
     };
@@ -339,22 +364,7 @@ record Servers(
     findings.route = key;
     Optional<RouteState> found = view.route(key);
     if (found.isEmpty()) {
-      findings.skip(
-          kind.label() + " " + key.substring(key.indexOf('/') + 1),
-          "not found: the resourceRef names no published object, so there is no host to"
-              + " balance");
-      // Reported, not blocking: the object may simply not exist yet. The user sees it on the Gslb
-      // (a Warning Event), where the empty status alone would not say why nothing is published.
-      findings.note(
-          new Problem(
-              "spec.resourceRef",
-              key,
-              "names no "
-                  + kind.label()
-                  + " that the topology-watcher publishes (none exists, or it lies outside"
-                  + " watcher.namespaces or watcher.label-selector); no host to balance until"
-                  + " it does"));
-      return collector.finish(kind, null, null, null, "spec.resourceRef");
+      return notFound(kind, key, collector);
     }
     RouteState route = found.get();
     Backends services = collector.services(key, route.namespace(), route.backends());
@@ -370,7 +380,8 @@ record Servers(
             services.subset(route.namespace(), rule.backends()));
       }
     } else {
-      // Every backend serves every host name: an HTTPRoute, or an Ingress published before schema
+      // Every backend serves every host name: a Gateway API route, or an Ingress published before
+      // schema
       // 1.4 (its rules unknown until the watcher publishes it again, which it does at its start).
       for (int i = 0; i < hostnames.size(); i++) {
         collector.add(field + "[" + i + "]", hostnames.get(i), services);
@@ -380,6 +391,56 @@ record Servers(
       findings.skip(kind.label() + " " + route.namespace() + "/" + route.name(), "has no host");
     }
     return collector.finish(kind, route, null, null, "spec.resourceRef");
+  }
+
+  /** A referenced route that is not published (yet): a note, no host, not blocking. */
+  private static Servers notFound(Kind kind, String key, Collector collector) {
+    Findings findings = collector.findings;
+    findings.skip(
+        kind.label() + " " + key.substring(key.indexOf('/') + 1),
+        "not found: the resourceRef names no published object, so there is no host to"
+            + " balance");
+    // Reported, not blocking: the object may simply not exist yet. The user sees it on the Gslb
+    // (a Warning Event), where the empty status alone would not say why nothing is published.
+    findings.note(
+        new Problem(
+            "spec.resourceRef",
+            key,
+            "names no "
+                + kind.label()
+                + " that the topology-watcher publishes (none exists, or it lies outside"
+                + " watcher.namespaces or watcher.label-selector); no host to balance until"
+                + " it does"));
+    return collector.finish(kind, null, null, null, "spec.resourceRef");
+  }
+
+  /**
+   * A TCPRoute or UDPRoute, which has no host names (k8gb.md §1.2, §3.1): the host is the Gslb's
+   * {@code k8gb.io/hostname}, behind every backendRef of the route.
+   */
+  private static Servers fromHostlessRoute(
+      Kind kind, String key, GslbState gslb, GslbView view, Collector collector) {
+    Findings findings = collector.findings;
+    findings.route = key;
+    String field = GslbAnnotations.field(GslbAnnotations.HOSTNAME);
+    String host = gslb.annotations().get(GslbAnnotations.HOSTNAME);
+    if (host == null || host.isBlank()) {
+      findings.block(
+          new Problem(
+              field,
+              host,
+              "a Gslb whose resourceRef is a "
+                  + kind.label()
+                  + " needs its host in this annotation"));
+      return null;
+    }
+    Optional<RouteState> found = view.route(key);
+    if (found.isEmpty()) {
+      return notFound(kind, key, collector);
+    }
+    RouteState route = found.get();
+    collector.add(field, host, collector.services(key, route.namespace(), route.backends()));
+    return collector.finish(kind, route, null, null, field);
   }
 
   private static Servers fromService(

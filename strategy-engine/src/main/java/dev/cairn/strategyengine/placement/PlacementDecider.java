@@ -109,10 +109,11 @@ public final class PlacementDecider {
   public static final String HTTP_ROUTE = "HTTPRoute";
 
   /**
-   * The kind of a GRPCRoute: no direct-dns record of its own, but a Gslb on one is placed as an
-   * HTTPRoute is ({@link #nodeAwareTargets}).
+   * The kinds of the other Gateway API routes: no direct-dns record of their own, but a Gslb on one
+   * is placed as on an HTTPRoute ({@link #nodeAwareTargets}).
    */
-  public static final String GRPC_ROUTE = "GRPCRoute";
+  public static final Set<String> OTHER_GATEWAY_ROUTES =
+      Set.of("GRPCRoute", "TLSRoute", "TCPRoute", "UDPRoute");
 
   /** direct-dns's default record TTL. */
   public static final long DEFAULT_TTL_SECONDS = 1;
@@ -178,9 +179,9 @@ public final class PlacementDecider {
       PlacementSettings settings,
       Instant now) {
     Objects.requireNonNull(route, "route");
-    if (!HTTP_ROUTE.equals(route.kind()) && !GRPC_ROUTE.equals(route.kind())) {
+    if (!HTTP_ROUTE.equals(route.kind()) && !OTHER_GATEWAY_ROUTES.contains(route.kind())) {
       throw new IllegalArgumentException(
-          "only HTTPRoutes and GRPCRoutes have a node-aware placement, got " + route.ref());
+          "only Gateway API routes have a node-aware placement, got " + route.ref());
     }
     Objects.requireNonNull(endpoints, "endpoints");
     Run run = run(route, endpoints, nodes, hostnameResolutions, settings, now, true);

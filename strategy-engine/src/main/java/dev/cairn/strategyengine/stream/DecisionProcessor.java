@@ -92,9 +92,6 @@ final class DecisionProcessor
   private static final Logger log = LoggerFactory.getLogger(DecisionProcessor.class);
   private static final String ROUTE_PREFIX = PlacementDecider.HTTP_ROUTE + "/";
 
-  /** GRPCRoutes are read by the Gslbs on them only: stored, never placed on their own. */
-  private static final String GRPC_ROUTE_PREFIX = PlacementDecider.GRPC_ROUTE + "/";
-
   private static final String INGRESS_PREFIX = "Ingress/";
   private static final String GATEWAY_PREFIX = "Gateway/";
   private static final String GSLB_PREFIX = GslbDecider.KIND + "/";
@@ -379,12 +376,18 @@ final class DecisionProcessor
 
   // ------------------------------------------------------------------ input changes
 
+  /** The kind of a key, {@code <kind>/<namespace>/<name>}: up to its first {@code /}. */
+  private static String kindOf(String key) {
+    int slash = key.indexOf('/');
+    return slash < 0 ? key : key.substring(0, slash);
+  }
+
   private void onRoute(String key, RouteState route, byte[] encoded) {
     boolean placed = key.startsWith(ROUTE_PREFIX);
     if (!placed
         && !key.startsWith(INGRESS_PREFIX)
         && !key.startsWith(GATEWAY_PREFIX)
-        && !key.startsWith(GRPC_ROUTE_PREFIX)) {
+        && !PlacementDecider.OTHER_GATEWAY_ROUTES.contains(kindOf(key))) {
       return; // other kinds are neither placed nor read by Gslbs
     }
     if (route != null && !key.equals(keyOf(route::ref))) {

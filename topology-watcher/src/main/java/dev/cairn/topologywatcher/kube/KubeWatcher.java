@@ -70,6 +70,15 @@ public final class KubeWatcher implements AutoCloseable {
                 SourceSelector.discovered(
                     RouteSource.GRPC_ROUTES,
                     List.of(RouteSource.grpcV1(), RouteSource.grpcV1alpha2()))),
+            kind.apply(
+                Entity.TLS_ROUTE,
+                SourceSelector.discovered(UntypedRouteSource.TLS_ROUTES, UntypedRouteSource.tls())),
+            kind.apply(
+                Entity.TCP_ROUTE,
+                SourceSelector.discovered(UntypedRouteSource.TCP_ROUTES, UntypedRouteSource.tcp())),
+            kind.apply(
+                Entity.UDP_ROUTE,
+                SourceSelector.discovered(UntypedRouteSource.UDP_ROUTES, UntypedRouteSource.udp())),
             kind.apply(Entity.INGRESS, SourceSelector.fixed(new IngressSource())),
             kind.apply(
                 Entity.GATEWAY,

@@ -6,11 +6,9 @@ import dev.cairn.topologywatcher.normalize.HttpRouteInput;
 import dev.cairn.topologywatcher.normalize.RouteNormalizer;
 import dev.cairn.topologywatcher.state.Entity;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.gatewayapi.v1.GRPCBackendRef;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GRPCRoute;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GRPCRouteRule;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GRPCRouteSpec;
-import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPBackendRef;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteRule;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteSpec;
@@ -22,9 +20,10 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Gateway API routes with host names and backendRefs: HTTPRoutes, read as {@code v1} or, where only
+ * The Gateway API routes of the standard channel: HTTPRoutes, read as {@code v1} or, where only
  * that is served, {@code v1beta1}; GRPCRoutes, as {@code v1} or {@code v1alpha2}. Both have the
- * same parts for DNS (host names, each rule's backendRefs, parentRefs).
+ * same parts for DNS (host names, each rule's backendRefs, parentRefs). The experimental channel's
+ * routes are read untyped ({@link UntypedRouteSource}).
  *
  * @param <T> the fabric8 type
  */
@@ -38,63 +37,30 @@ final class RouteSource<T extends HasMetadata> extends KindSource<T> {
   private record Parts(
       List<String> hostnames, List<HttpRouteInput.Rule> rules, List<RouteState.ParentRef> parents) {
 
-    static final Parts NONE = new Parts(List.of(), List.of(), List.of());
-
-    static Parts of(HTTPRouteSpec s) {
-      if (s == null) {
-        return NONE;
-      }
-      List<HttpRouteInput.Rule> rules = new ArrayList<>();
-      for (HTTPRouteRule rule : orEmpty(s.getRules())) {
+    /**
+     * The parts of a route spec, from its host names, its rules with their backendRefs, and its
+     * parentRefs.
+     */
+    static <R, B> Parts of(
+        List<String> hostnames,
+        List<R> rules,
+        Function<R, List<B>> backendRefs,
+        Function<B, BackendRefInput> input,
+        List<ParentReference> parentRefs) {
+      List<HttpRouteInput.Rule> read = new ArrayList<>();
+      for (R rule : orEmpty(rules)) {
         List<BackendRefInput> refs = new ArrayList<>();
         if (rule != null) {
-          for (HTTPBackendRef ref : orEmpty(rule.getBackendRefs())) {
+          for (B ref : orEmpty(backendRefs.apply(rule))) {
             if (ref != null) {
-              refs.add(
-                  new BackendRefInput(
-                      ref.getGroup(),
-                      ref.getKind(),
-                      ref.getNamespace(),
-                      ref.getName(),
-                      ref.getPort(),
-                      ref.getWeight()));
+              refs.add(input.apply(ref));
             }
           }
         }
-        rules.add(new HttpRouteInput.Rule(refs));
+        read.add(new HttpRouteInput.Rule(refs));
       }
-      return new Parts(orEmpty(s.getHostnames()), rules, parents(s.getParentRefs()));
-    }
-
-    static Parts of(GRPCRouteSpec s) {
-      if (s == null) {
-        return NONE;
-      }
-      List<HttpRouteInput.Rule> rules = new ArrayList<>();
-      for (GRPCRouteRule rule : orEmpty(s.getRules())) {
-        List<BackendRefInput> refs = new ArrayList<>();
-        if (rule != null) {
-          for (GRPCBackendRef ref : orEmpty(rule.getBackendRefs())) {
-            if (ref != null) {
-              refs.add(
-                  new BackendRefInput(
-                      ref.getGroup(),
-                      ref.getKind(),
-                      ref.getNamespace(),
-                      ref.getName(),
-                      ref.getPort(),
-                      ref.getWeight()));
-            }
-          }
-        }
-        rules.add(new HttpRouteInput.Rule(refs));
-      }
-      return new Parts(orEmpty(s.getHostnames()), rules, parents(s.getParentRefs()));
-    }
-
-    private static List<RouteState.ParentRef> parents(List<ParentReference> refs) {
       List<RouteState.ParentRef> parents = new ArrayList<>();
-      for (ParentReference ref : orEmpty(refs)) {
+      for (ParentReference ref : orEmpty(parentRefs)) {
         if (ref != null) {
           parents.add(
               new RouteState.ParentRef(
@@ -105,8 +71,46 @@ final class RouteSource<T extends HasMetadata> extends KindSource<T> {
                   ref.getSectionName()));
         }
       }
-      return parents;
+      return new Parts(orEmpty(hostnames), read, parents);
     }
+
+    static Parts of(HTTPRouteSpec s) {
+      return s == null
+          ? NONE
+          : of(
+              s.getHostnames(),
+              s.getRules(),
+              HTTPRouteRule::getBackendRefs,
+              r ->
+                  new BackendRefInput(
+                      r.getGroup(),
+                      r.getKind(),
+                      r.getNamespace(),
+                      r.getName(),
+                      r.getPort(),
+                      r.getWeight()),
+              s.getParentRefs());
+    }
+
+    static Parts of(GRPCRouteSpec s) {
+      return s == null
+          ? NONE
+          : of(
+              s.getHostnames(),
+              s.getRules(),
+              GRPCRouteRule::getBackendRefs,
+              r ->
+                  new BackendRefInput(
+                      r.getGroup(),
+                      r.getKind(),
+                      r.getNamespace(),
+                      r.getName(),
+                      r.getPort(),
+                      r.getWeight()),
+              s.getParentRefs());
+    }
+
+    static final Parts NONE = new Parts(List.of(), List.of(), List.of());
   }
 
   private final Class<T> type;
@@ -157,8 +161,6 @@ final class RouteSource<T extends HasMetadata> extends KindSource<T> {
     Parts p = parts.apply(route);
     HttpRouteInput input =
         new HttpRouteInput(meta(route), apiVersion(), p.hostnames(), p.rules(), p.parents());
-    return entity() == Entity.GRPC_ROUTE
-        ? RouteNormalizer.grpcRoute(input)
-        : RouteNormalizer.httpRoute(input);
+    return RouteNormalizer.gatewayRoute(entity().label(), input);
   }
 }

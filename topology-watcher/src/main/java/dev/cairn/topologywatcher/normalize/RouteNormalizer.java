@@ -52,7 +52,12 @@ public final class RouteNormalizer {
     return gatewayRoute(GRPC_ROUTE, input);
   }
 
-  private static RouteState gatewayRoute(String kind, HttpRouteInput input) {
+  /**
+   * Normalises a Gateway API route of {@code kind} ({@code HTTPRoute}, {@code GRPCRoute}, {@code
+   * TLSRoute}, {@code TCPRoute} or {@code UDPRoute}; the last two have no host names) read with
+   * {@code input.apiVersion()}.
+   */
+  public static RouteState gatewayRoute(String kind, HttpRouteInput input) {
     Problems problems = new Problems();
     Set<String> hostnames = new LinkedHashSet<>();
     for (int i = 0; i < input.hostnames().size(); i++) {

@@ -8,12 +8,15 @@ import java.util.List;
 
 /**
  * One kind of published state: its name (the key prefix, the metric tag and the {@code
- * objectCounts} key of the sync marker) and its topic. HTTPRoutes, GRPCRoutes, Ingresses and
- * Gateways share a topic and are told apart by their key.
+ * objectCounts} key of the sync marker) and its topic. Routes of every kind, Ingresses and Gateways
+ * share a topic and are told apart by their key.
  */
 public enum Entity {
   HTTP_ROUTE("HTTPRoute", Topics.ROUTES),
   GRPC_ROUTE("GRPCRoute", Topics.ROUTES),
+  TLS_ROUTE("TLSRoute", Topics.ROUTES),
+  TCP_ROUTE("TCPRoute", Topics.ROUTES),
+  UDP_ROUTE("UDPRoute", Topics.ROUTES),
   INGRESS("Ingress", Topics.ROUTES),
   GATEWAY("Gateway", Topics.ROUTES),
   SERVICE("Service", Topics.SERVICES),
