@@ -3,8 +3,9 @@ package dev.cairn.strategyengine.gslb;
 import java.util.Optional;
 
 /**
- * Where the local targets of a Gslb whose resourceRef is an HTTPRoute come from ({@code
- * engine.gslb.http-route-targets}, or the Gslb's own {@value GslbAnnotations#HTTP_ROUTE_TARGETS}).
+ * Where the local targets of a Gslb whose resourceRef is an HTTPRoute, or any other Gateway API
+ * route, come from ({@code engine.gslb.http-route-targets}, or the Gslb's own {@value
+ * GslbAnnotations#HTTP_ROUTE_TARGETS}; named after the HTTPRoute, the first route they applied to).
  */
 public enum HttpRouteTargets {
   /**

@@ -35,9 +35,10 @@ import java.util.Optional;
  *       blocking problem, as in k8gb;
  *   <li>{@code engine.gslb.exposed-ips} set: those addresses;
  *   <li>discovery by the kind of the resourceRef: a Service's or an Ingress's load-balancer IPs and
- *       resolved load-balancer host names; for an HTTPRoute or a GRPCRoute the route's node-aware
- *       placement (part 1's {@link PlacementDecider}); for an embedded ingress the load-balancer
- *       IPs of the Ingress the record-writer creates from it, named like the Gslb.
+ *       resolved load-balancer host names; for a Gateway API route the route's node-aware placement
+ *       (part 1's {@link PlacementDecider}) or, in Gateway mode, its parent Gateway's addresses;
+ *       for an embedded ingress the load-balancer IPs of the Ingress the record-writer creates from
+ *       it, named like the Gslb.
  * </ol>
  *
  * @param targets the targets, without duplicates, in the order found
@@ -397,8 +398,9 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
   }
 
   /**
-   * Where an HTTPRoute Gslb's local targets come from, and what set it: the Gslb's {@value
-   * GslbAnnotations#HTTP_ROUTE_TARGETS} when present, else {@code engine.gslb.http-route-targets}.
+   * Where the local targets of a Gslb on a Gateway API route come from, and what set it: its
+   * {@value GslbAnnotations#HTTP_ROUTE_TARGETS} when present, else {@code
+   * engine.gslb.http-route-targets}.
    *
    * @param mode the mode
    * @param annotated whether the Gslb's annotation set it
@@ -408,7 +410,8 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
     /**
      * Reads the annotation. A value other than {@code node-aware} or {@code gateway} blocks the
      * decision (the records stay, as for any invalid annotation: neither mode can be assumed); the
-     * annotation on a Gslb whose resourceRef is not an HTTPRoute is noted as having no effect.
+     * annotation on a Gslb whose resourceRef is not a Gateway API route is noted as having no
+     * effect.
      */
     static RouteTargets of(
         Map<String, String> annotations,
