@@ -15,6 +15,7 @@ import dev.cairn.commonmodel.health.ProbeStatus;
 import dev.cairn.commonmodel.kafka.NamespacePartitioner;
 import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.EndpointState;
+import dev.cairn.commonmodel.topology.GslbResourceRef;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.GslbStrategy;
 import dev.cairn.commonmodel.topology.NodeAddress;
@@ -345,6 +346,121 @@ class StrategyEngineApplicationIT {
   }
 
   /**
+   * Gateways usually live in a namespace of their own, and with more than one partition that
+   * namespace's records land in another stream task than the Gslb's: every task still sees every
+   * Gateway (broadcast), so Gateway mode reads its addresses, follows their changes and drops them
+   * with the Gateway.
+   */
+  @Test
+  void gatewayModeReadsAGatewayOfAnotherPartition() throws Exception {
+    connect();
+    String infra = "infra";
+    String namespace =
+        IntStream.range(0, 100)
+            .mapToObj(i -> "shop-" + i)
+            .filter(
+                ns ->
+                    NamespacePartitioner.partitionFor("Gslb/" + ns + "/app", 2)
+                        != NamespacePartitioner.partitionFor("Gateway/" + infra + "/public", 2))
+            .findFirst()
+            .orElseThrow();
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> get("/api/v1/gslbs/x/y").statusCode() == 404);
+    send(
+        Topics.SYNC,
+        "topology-watcher",
+        new SyncMarker("g1", SyncMarker.Phase.SYNCED, Instant.now(), Map.of()));
+    send(Topics.ROUTES, "Gateway/" + infra + "/public", gateway(infra, "203.0.113.50"));
+    send(
+        Topics.SERVICES,
+        "Service/" + namespace + "/web",
+        new ServiceState(
+            namespace,
+            "web",
+            "uid-web-" + namespace,
+            "ClusterIP",
+            List.of(),
+            List.of(),
+            List.of(),
+            Map.of(),
+            List.of()));
+    send(Topics.ENDPOINTS, "Service/" + namespace + "/web", endpoints(namespace));
+    RouteState route =
+        new RouteState(
+            "HTTPRoute",
+            "gateway.networking.k8s.io/v1",
+            namespace,
+            "app",
+            "uid-route-" + namespace,
+            List.of("shop.cloud.example.com"),
+            List.of(BackendRef.service("web")),
+            List.of(),
+            List.of(),
+            Map.of("directdns.meisterlala.dev/enabled", "false"),
+            List.of(),
+            null,
+            Map.of(),
+            List.of(new RouteState.ParentRef(null, null, infra, "public", null)));
+    send(Topics.ROUTES, route.ref().key(), route);
+    GslbState gslb =
+        new GslbState(
+            namespace,
+            "app",
+            "uid-gslb-" + namespace,
+            new GslbResourceRef(
+                "gateway.networking.k8s.io/v1", "HTTPRoute", null, "app", Map.of(), List.of()),
+            List.of(),
+            new GslbStrategy("roundRobin", 30, null, Map.of(), null),
+            null,
+            Map.of("cairn.dev/http-route-targets", "gateway"),
+            List.of());
+    send(Topics.GSLBS, gslb.ref().key(), gslb);
+
+    String key = "Gslb/" + namespace + "/app";
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              poll();
+              assertThat(decisions.get(key)).isNotNull();
+              assertThat(decisions.get(key).records())
+                  .as(() -> explain(namespace))
+                  .anySatisfy(
+                      r -> {
+                        assertThat(r.dnsName()).isEqualTo("shop.cloud.example.com");
+                        assertThat(r.targets()).containsExactly("203.0.113.50");
+                      });
+            });
+
+    // the Gateway's new address reaches the Gslb's task
+    send(Topics.ROUTES, "Gateway/" + infra + "/public", gateway(infra, "203.0.113.51"));
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              poll();
+              assertThat(decisions.get(key).records())
+                  .anySatisfy(
+                      r -> {
+                        assertThat(r.dnsName()).isEqualTo("shop.cloud.example.com");
+                        assertThat(r.targets()).containsExactly("203.0.113.51");
+                      });
+            });
+
+    // and so does its deletion: no local target is left, the explanation says why
+    send(Topics.ROUTES, "Gateway/" + infra + "/public", null);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              HttpResponse<String> explained = get("/api/v1/gslbs/" + namespace + "/app");
+              assertThat(explained.statusCode()).isEqualTo(200);
+              assertThat(explained.body()).contains("Gateway infra/public (not published)");
+            });
+  }
+
+  /**
    * Every changelog record of {@code key} in {@code store} was sent after an output record of the
    * key on {@code output} (prefixed), one for one.
    */
@@ -455,6 +571,14 @@ class StrategyEngineApplicationIT {
     producer.send(new ProducerRecord<>(PREFIX + topic.name(), key, value)).get();
   }
 
+  private String explain(String namespace) {
+    try {
+      return get("/api/v1/gslbs/" + namespace + "/app").body();
+    } catch (Exception e) {
+      return e.toString();
+    }
+  }
+
   private HttpResponse<String> get(String path) throws Exception {
     return http.send(
         HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET().build(),
@@ -472,6 +596,22 @@ class StrategyEngineApplicationIT {
         "web",
         List.of(new EndpointState(List.of("10.42.0.7"), "worker-a1", "a", true, true, false)),
         List.of());
+  }
+
+  private static RouteState gateway(String namespace, String address) {
+    return new RouteState(
+        "Gateway",
+        "gateway.networking.k8s.io/v1",
+        namespace,
+        "public",
+        "uid-gateway-" + namespace,
+        List.of(),
+        List.of(),
+        List.of(address),
+        List.of(),
+        Map.of(),
+        List.of(),
+        null);
   }
 
   private static RouteState route(String namespace) {

@@ -119,6 +119,19 @@ final class EngineJson {
   }
 
   /**
+   * {@link #received(TopicSpec, BiFunction)} for a value passed on through a repartition topic (the
+   * Gateways' broadcast): written as the bytes it arrived as (the record's headers, the schema
+   * version among them, go with it), read back as it was first read; a tombstone stays one.
+   */
+  static <V> Serde<TopologyInput> passedOn(
+      TopicSpec<V> topic, BiFunction<V, byte[], TopologyInput.Received<V>> made) {
+    Serializer<TopologyInput> asReceived =
+        (name, input) -> input == null ? null : ((TopologyInput.Received<?>) input).encoded();
+    Serde<TopologyInput> asRead = received(topic, made::apply);
+    return Serdes.serdeFrom(asReceived, asRead.deserializer());
+  }
+
+  /**
    * {@link CairnDeserializer}, with the schema-version header of the version this build writes
    * recognised by its bytes: {@code SchemaVersion.parse} matches a regular expression it compiles
    * on every call, once per input record. Any other header goes through {@link CairnDeserializer}'s

@@ -236,7 +236,20 @@ public final class EngineTopology {
   public KStream<String, ?> build(StreamsBuilder builder) {
     storeBuilders().forEach(builder::addStateStore);
 
-    KStream<String, TopologyInput> routes = received(builder, Topics.ROUTES, RouteInput::new);
+    // Gateways usually live in a namespace of their own, so a route's Gateway can be in another
+    // partition than the route and its Gslb: every task gets every Gateway, as it gets every node.
+    KStream<String, TopologyInput> routesAndGateways =
+        received(builder, Topics.ROUTES, RouteInput::new);
+    KStream<String, TopologyInput> gateways =
+        routesAndGateways
+            .filter((key, input) -> isGateway(key), Named.as("gateways"))
+            .repartition(
+                Repartitioned.<String, TopologyInput>as("gateways-broadcast")
+                    .withKeySerde(Serdes.String())
+                    .withValueSerde(EngineJson.passedOn(Topics.ROUTES, RouteInput::new))
+                    .withStreamPartitioner(new BroadcastPartitioner<>()));
+    KStream<String, TopologyInput> routes =
+        routesAndGateways.filterNot((key, input) -> isGateway(key), Named.as("routes"));
     KStream<String, TopologyInput> endpoints =
         received(builder, Topics.ENDPOINTS, EndpointsInput::new);
     KStream<String, TopologyInput> services = received(builder, Topics.SERVICES, ServiceInput::new);
@@ -263,6 +276,7 @@ public final class EngineTopology {
 
     KStream<String, EngineOutput> outputs =
         routes
+            .merge(gateways, Named.as("merge-gateways"))
             .merge(endpoints, Named.as("merge-endpoints"))
             .merge(nodes, Named.as("merge-nodes"))
             .merge(sync, Named.as("merge-sync"))
@@ -292,6 +306,11 @@ public final class EngineTopology {
         (key, output, context) -> output instanceof DecisionOutput ? decisionsTopic : statusTopic,
         Produced.with(Serdes.String(), EngineJson.outputs()).withName("outputs-sink"));
     return outputs;
+  }
+
+  /** A Gateway's key on the routes topic, {@code Gateway/<namespace>/<name>}. */
+  private static boolean isGateway(String key) {
+    return key != null && key.startsWith("Gateway/");
   }
 
   /** A source whose values reach the processor with the bytes they arrived as. */

@@ -255,11 +255,20 @@ final class EngineDriver implements AutoCloseable {
 
   EngineDriver route(RouteState route) {
     pipe(routes, route.ref().key(), route);
+    settleGateway(route.ref().key());
     return this;
+  }
+
+  /** A Gateway reaches the engine through its broadcast topic (every task gets every Gateway). */
+  private void settleGateway(String key) {
+    if (key.startsWith("Gateway/")) {
+      settle();
+    }
   }
 
   EngineDriver deleteRoute(String key) {
     pipe(routes, key, null);
+    settleGateway(key);
     return this;
   }
 
