@@ -120,15 +120,7 @@ class StrategyEngineApplicationIT {
   void placesRoutesOfEveryPartitionAndExplainsThem() throws Exception {
     connect();
     String first = "team-a";
-    String second =
-        IntStream.range(0, 100)
-            .mapToObj(i -> "team-" + i)
-            .filter(
-                ns ->
-                    NamespacePartitioner.partitionFor("HTTPRoute/" + ns + "/x", 2)
-                        != NamespacePartitioner.partitionFor("HTTPRoute/" + first + "/x", 2))
-            .findFirst()
-            .orElseThrow();
+    String second = namespaceNotOnThePartitionOf("team-", "HTTPRoute/" + first + "/x");
 
     await()
         .atMost(Duration.ofSeconds(60))
@@ -355,15 +347,7 @@ class StrategyEngineApplicationIT {
   void gatewayModeReadsAGatewayOfAnotherPartition() throws Exception {
     connect();
     String infra = "infra";
-    String namespace =
-        IntStream.range(0, 100)
-            .mapToObj(i -> "shop-" + i)
-            .filter(
-                ns ->
-                    NamespacePartitioner.partitionFor("Gslb/" + ns + "/app", 2)
-                        != NamespacePartitioner.partitionFor("Gateway/" + infra + "/public", 2))
-            .findFirst()
-            .orElseThrow();
+    String namespace = namespaceNotOnThePartitionOf("shop-", "Gateway/" + infra + "/public");
     await()
         .atMost(Duration.ofSeconds(60))
         .until(() -> get("/api/v1/gslbs/x/y").statusCode() == 404);
@@ -569,6 +553,16 @@ class StrategyEngineApplicationIT {
   private void send(dev.cairn.commonmodel.TopicSpec<?> topic, String key, Object value)
       throws Exception {
     producer.send(new ProducerRecord<>(PREFIX + topic.name(), key, value)).get();
+  }
+
+  /** The first namespace {@code <prefix><n>} whose keys go to another of the two partitions. */
+  private static String namespaceNotOnThePartitionOf(String prefix, String key) {
+    int taken = NamespacePartitioner.partitionFor(key, 2);
+    return IntStream.range(0, 100)
+        .mapToObj(i -> prefix + i)
+        .filter(ns -> NamespacePartitioner.partitionFor("Gslb/" + ns + "/x", 2) != taken)
+        .findFirst()
+        .orElseThrow();
   }
 
   private String explain(String namespace) {
