@@ -503,7 +503,8 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
       findings.skip(
           "Gateway " + gatewayName,
           "not published: no address to publish (the topology-watcher publishes Gateways when"
-              + " the Gateway API CRDs are installed)");
+              + " the Gateway API CRDs are installed, from the namespaces it watches:"
+              + " watcher.namespaces)");
       return none("addresses of Gateway " + gatewayName + " (not published)");
     }
     RouteState g = gateway.get();
