@@ -1,11 +1,11 @@
 package dev.cairn.strategyengine.stream;
 
-import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.TopicSettings;
 import dev.cairn.commonmodel.TopicSpec;
 import dev.cairn.commonmodel.Topics;
 import dev.cairn.commonmodel.codec.CairnDeserializer;
 import dev.cairn.commonmodel.codec.CairnSerializer;
+import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.health.PeerAnswer;
 import dev.cairn.commonmodel.health.ProbeStatus;
@@ -50,6 +50,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -62,12 +63,21 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Exit;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.tools.ConsumerPerformance;
 import org.junit.jupiter.api.Test;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
@@ -94,8 +104,10 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * ({@code catch-up.idle} in ms), {@code -Dbench.rounds=} (measured rounds of the one-core runs,
  * default 10), {@code -Dbench.partitions=} (partitions of every topic on the broker, default 1;
  * the inputs are spread by namespace), {@code -Dbench.stream-threads=} (the engine's {@code
- * engine.stream-threads}, default 1). Figures are printed;
- * nothing is asserted.
+ * engine.stream-threads}, default 1), {@code -Dbench.floor-shapes=} (the I/O floors run on the
+ * broker after the engine's warm-ups, each with as many warm-ups: {@code engine}, {@code
+ * lean}, {@code bare}, all three by default, empty for none; see {@link FloorShape}). Figures
+ * are printed; nothing is asserted.
  */
 class GslbBench {
 
@@ -463,12 +475,47 @@ class GslbBench {
         TopicSettings warmup = new TopicSettings("warmup" + i + ".", PARTITIONS, null);
         Map<String, ByteBuffer> expected = preload(broker, warmup, gslbs);
         replay(broker, warmup, "gslb-bench-warmup" + i, stateDir, storeType, expected, "warm-up " + i)
+            .streams()
             .close(Duration.ofSeconds(30));
+      }
+      // The I/O floors first, after the engine's warm-ups: the same input through Kafka Streams
+      // with none of the engine's work, in the engine's shape and bare (bench.floor-shapes).
+      Map<FloorShape, Replayed> floors = new java.util.EnumMap<>(FloorShape.class);
+      String shapes = System.getProperty("bench.floor-shapes", "engine,lean,bare");
+      for (String shape : shapes.split(",")) {
+        if (!shape.isBlank()) {
+          FloorShape floorShape =
+              FloorShape.valueOf(shape.strip().toUpperCase(java.util.Locale.ROOT));
+          floors.put(floorShape, floor(broker, gslbs, stateDir, storeType, floorShape));
+        }
       }
       TopicSettings topics = new TopicSettings("", PARTITIONS, null);
       Map<String, ByteBuffer> expected = preload(broker, topics, gslbs);
-      KafkaStreams streams =
+      Replayed measured =
           replay(broker, topics, "gslb-bench", stateDir, storeType, expected, "measured");
+      double target = 0.15 * measured.consumer();
+      System.out.printf(
+          "ladder at %,d Gslbs (%s stores): ConsumerPerformance %,.0f msg/s in the measured run;"
+              + " the target, 0.15× the consumer, %,.0f decisions/s; the engine %,.0f decisions/s"
+              + " (%.3f× the consumer, %.3f× the target)%n",
+          count,
+          storeType,
+          measured.consumer(),
+          target,
+          measured.decisionsPerSecond(),
+          measured.decisionsPerSecond() / measured.consumer(),
+          measured.decisionsPerSecond() / target);
+      floors.forEach(
+          (shape, floor) ->
+              System.out.printf(
+                  "ladder: I/O floor, %s: %,.0f Gslbs/s (%.3f× the consumer, %.3f× the target);"
+                      + " the engine is %.3f× this floor%n",
+                  shape.description,
+                  floor.decisionsPerSecond(),
+                  floor.decisionsPerSecond() / measured.consumer(),
+                  floor.decisionsPerSecond() / target,
+                  measured.decisionsPerSecond() / floor.decisionsPerSecond()));
+      KafkaStreams streams = measured.streams();
       changeLatencyOnTheBroker(broker, gslbs);
       for (int round = 1; round <= Integer.getInteger("bench.bursts", 3); round++) {
         burstOnTheBroker(broker, gslbs, round);
@@ -489,6 +536,19 @@ class GslbBench {
    */
   private static Map<String, ByteBuffer> preload(
       EmbeddedKafkaKraftBroker broker, TopicSettings topics, List<GslbState> gslbs)
+      throws Exception {
+    return preload(broker, topics, gslbs, null);
+  }
+
+  /**
+   * {@link #preload(EmbeddedKafkaKraftBroker, TopicSettings, List)}, and when {@code outputs} is
+   * not null, per Gslb key the encoded decision and status the engine would publish for it.
+   */
+  private static Map<String, ByteBuffer> preload(
+      EmbeddedKafkaKraftBroker broker,
+      TopicSettings topics,
+      List<GslbState> gslbs,
+      Map<String, byte[][]> outputs)
       throws Exception {
     try (AdminClient admin =
         AdminClient.create(Map.of("bootstrap.servers", broker.getBrokersAsString()))) {
@@ -550,12 +610,19 @@ class GslbBench {
         new MapGslbView(List.of(), services(), endpoints(), answers, List.of(), List.of());
     Map<String, ByteBuffer> expected = new HashMap<>();
     CairnSerializer<TargetDecision> encoder = new CairnSerializer<>();
+    CairnSerializer<GslbStatus> statusEncoder = new CairnSerializer<>();
     String decisions = topics.name(Topics.DECISIONS);
+    String statuses = topics.name(Topics.GSLB_STATUS);
     for (GslbState gslb : gslbs) {
-      TargetDecision decision =
-          GslbDecider.decide(gslb, view, SETTINGS, PlacementSettings.defaults(), Instant.now())
-              .decision();
-      expected.put(gslb.ref().key(), digest(encoder.serialize(decisions, decision)));
+      GslbOutcome outcome =
+          GslbDecider.decide(gslb, view, SETTINGS, PlacementSettings.defaults(), Instant.now());
+      byte[] decision = encoder.serialize(decisions, outcome.decision());
+      expected.put(gslb.ref().key(), digest(decision));
+      if (outputs != null) {
+        outputs.put(
+            gslb.ref().key(),
+            new byte[][] {decision, statusEncoder.serialize(statuses, outcome.status())});
+      }
     }
     return expected;
   }
@@ -586,7 +653,7 @@ class GslbBench {
    * Starts the engine on the pre-loaded topics, waits until every Gslb is at its expected decision,
    * prints the figures and ConsumerPerformance on the same Gslbs topic; returns the running engine.
    */
-  private static KafkaStreams replay(
+  private static Replayed replay(
       EmbeddedKafkaKraftBroker broker,
       TopicSettings topics,
       String applicationId,
@@ -595,13 +662,33 @@ class GslbBench {
       Map<String, ByteBuffer> expected,
       String label)
       throws Exception {
+    return replay(
+        broker,
+        topics,
+        expected,
+        label,
+        storeType,
+        recomputations ->
+            streams(broker, topics, applicationId, stateDir, storeType, recomputations));
+  }
+
+  /** A replay's application, still running, and its figures. */
+  private record Replayed(KafkaStreams streams, double decisionsPerSecond, double consumer) {}
+
+  private static Replayed replay(
+      EmbeddedKafkaKraftBroker broker,
+      TopicSettings topics,
+      Map<String, ByteBuffer> expected,
+      String label,
+      StoreType storeType,
+      Function<EngineMetrics, KafkaStreams> application)
+      throws Exception {
     int count = expected.size();
     // Each replay starts from a collected heap: the previous replay's engine state and the
     // preload's buffers are garbage by now, which a restarted engine's JVM would not hold.
     long heapBefore = heapAfterFullGc();
     Recomputations recomputations = new Recomputations();
-    KafkaStreams streams =
-        streams(broker, topics, applicationId, stateDir, storeType, recomputations);
+    KafkaStreams streams = application.apply(recomputations);
     Replay replay = new Replay(broker, topics.name(Topics.DECISIONS), expected);
     long cpuBefore = processCpuNanos();
     Map<Long, Long> threadsBefore = threadCpu();
@@ -658,7 +745,7 @@ class GslbBench {
     System.out.printf(
         "%s: ConsumerPerformance on %s (%,d records): %,.0f msg/s; engine / consumer = %.3f%n",
         label, input, count, consumer, engineRate / consumer);
-    return streams;
+    return new Replayed(streams, engineRate, consumer);
   }
 
   /** Counts the engine's recomputations; nothing else. */
@@ -1067,6 +1154,12 @@ class GslbBench {
                 Duration.ofMillis(
                     Long.getLong("bench.max-delay", CatchUp.DEFAULTS.maxDelay().toMillis()))))
         .build(builder);
+    return new KafkaStreams(builder.build(), properties(broker, applicationId, stateDir));
+  }
+
+  /** The engine's Streams settings as {@code engine.*} sets them, with the bench's overrides. */
+  private static Properties properties(
+      EmbeddedKafkaKraftBroker broker, String applicationId, Path stateDir) {
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString());
@@ -1082,7 +1175,7 @@ class GslbBench {
     props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
     props.put(
         StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG,
-        org.apache.kafka.common.serialization.Serdes.StringSerde.class);
+        Serdes.StringSerde.class);
     props.put(
         StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, InputErrorHandler.class);
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
@@ -1096,7 +1189,187 @@ class GslbBench {
     if (idle != null) {
       props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, idle);
     }
-    return new KafkaStreams(builder.build(), props);
+    return props;
+  }
+
+  // ------------------------------------------------------------------ the I/O floor
+
+  /**
+   * The I/O floor of the engine's shape, measured on the same broker in the same run: warm-up
+   * replays ({@code bench.warmups}) and a measured one of {@link #floorStreams}, each on topics of
+   * its own pre-loaded as the engine's are; returns the measured one, closed.
+   */
+  private Replayed floor(
+      EmbeddedKafkaKraftBroker broker,
+      List<GslbState> gslbs,
+      Path stateDir,
+      StoreType storeType,
+      FloorShape shape)
+      throws Exception {
+    String name = shape.name().toLowerCase(java.util.Locale.ROOT);
+    int warmups = Integer.getInteger("bench.warmups", 1);
+    Replayed measured = null;
+    for (int i = 1; i <= warmups + 1; i++) {
+      boolean last = i == warmups + 1;
+      String label =
+          "I/O floor (" + shape.description + "), " + (last ? "measured" : "warm-up " + i);
+      TopicSettings topics =
+          new TopicSettings(
+              "floor-" + name + (last ? "." : "-warmup" + i + "."), PARTITIONS, null);
+      Map<String, byte[][]> outputs = new HashMap<>();
+      Map<String, ByteBuffer> expected = preload(broker, topics, gslbs, outputs);
+      String applicationId = "gslb-floor-" + name + (last ? "" : "-warmup" + i);
+      Replayed run =
+          replay(
+              broker,
+              topics,
+              expected,
+              label,
+              storeType,
+              metrics ->
+                  floorStreams(
+                      broker, topics, applicationId, stateDir, storeType, shape, outputs));
+      run.streams().close(Duration.ofSeconds(30));
+      measured = run;
+    }
+    return measured;
+  }
+
+  /** What an I/O floor's application does per record. */
+  private enum FloorShape {
+    /**
+     * The engine's shape: the peer answers into a global store, every other input stored, and per
+     * Gslb its decision and status forwarded and stored: two outputs and three changelog records,
+     * the engine's five broker writes per Gslb.
+     */
+    ENGINE("the engine's shape: a global store, three changelogged stores, two outputs"),
+    /**
+     * The engine's shape with its three stores kept without changelogs, as they would be if they
+     * were restored from the input and output topics they mirror: two broker writes per Gslb.
+     */
+    LEAN("lean: the engine's stores without changelogs, two outputs"),
+    /** Every input read, nothing stored, per Gslb its decision forwarded: one write per Gslb. */
+    BARE("bare: every input read, no store, one output per Gslb");
+
+    final String description;
+
+    FloorShape(String description) {
+      this.description = description;
+    }
+  }
+
+  /**
+   * An engine with none of the engine's work: a Kafka Streams application with the engine's
+   * settings ({@link #properties}) that reads the same topics and, per Gslb, forwards (and in the
+   * engine's shape stores) the decision and status bytes computed before it started ({@code
+   * outputs}) through the engine's own sink and serde, without decoding, deciding or encoding
+   * anything: what Kafka Streams on this broker and machine allows an engine of that shape.
+   */
+  private static KafkaStreams floorStreams(
+      EmbeddedKafkaKraftBroker broker,
+      TopicSettings topics,
+      String applicationId,
+      Path stateDir,
+      StoreType storeType,
+      FloorShape shape,
+      Map<String, byte[][]> outputs) {
+    Function<String, KeyValueBytesStoreSupplier> supplier =
+        storeType == StoreType.ROCKSDB
+            ? Stores::persistentKeyValueStore
+            : Stores::inMemoryKeyValueStore;
+    StreamsBuilder builder = new StreamsBuilder();
+    List<String> inputTopics = new ArrayList<>();
+    for (TopicSpec<?> topic :
+        List.of(Topics.SYNC, Topics.SERVICES, Topics.ENDPOINTS, Topics.GSLBS)) {
+      inputTopics.add(topics.name(topic));
+    }
+    String[] stores = {};
+    if (shape != FloorShape.BARE) {
+      stores = new String[] {"floor-inputs", "floor-decisions", "floor-statuses"};
+      for (String store : stores) {
+        var built =
+            Stores.keyValueStoreBuilder(supplier.apply(store), Serdes.String(), Serdes.ByteArray())
+                .withCachingDisabled();
+        builder.addStateStore(shape == FloorShape.LEAN ? built.withLoggingDisabled() : built);
+      }
+      builder.addGlobalStore(
+          Stores.keyValueStoreBuilder(
+                  supplier.apply("floor-peer-answers"), Serdes.String(), Serdes.ByteArray())
+              .withLoggingDisabled(),
+          topics.name(Topics.PEER_ANSWERS),
+          Consumed.with(Serdes.String(), Serdes.ByteArray()),
+          () ->
+              new Processor<String, byte[], Void, Void>() {
+                private KeyValueStore<String, byte[]> store;
+
+                @Override
+                public void init(ProcessorContext<Void, Void> context) {
+                  store = context.getStateStore("floor-peer-answers");
+                }
+
+                @Override
+                public void process(
+                    org.apache.kafka.streams.processor.api.Record<String, byte[]> record) {
+                  store.put(record.key(), record.value());
+                }
+              });
+    } else {
+      inputTopics.add(topics.name(Topics.PEER_ANSWERS));
+    }
+    String decisionsTopic = topics.name(Topics.DECISIONS);
+    String statusTopic = topics.name(Topics.GSLB_STATUS);
+    builder.stream(inputTopics, Consumed.with(Serdes.String(), Serdes.ByteArray()))
+        .process(() -> new FloorProcessor(shape, outputs), Named.as("floor"), stores)
+        .to(
+            (key, output, context) ->
+                output instanceof EngineOutput.DecisionOutput ? decisionsTopic : statusTopic,
+            Produced.with(Serdes.String(), EngineJson.outputs()));
+    return new KafkaStreams(builder.build(), properties(broker, applicationId, stateDir));
+  }
+
+  /** Per Gslb, forwards its prepared outputs; in the engine's shape, stores what it reads too. */
+  private static final class FloorProcessor
+      implements Processor<String, byte[], String, EngineOutput> {
+
+    private final FloorShape shape;
+    private final Map<String, byte[][]> outputs;
+    private ProcessorContext<String, EngineOutput> context;
+    private KeyValueStore<String, byte[]> inputs;
+    private KeyValueStore<String, byte[]> decisions;
+    private KeyValueStore<String, byte[]> statuses;
+
+    FloorProcessor(FloorShape shape, Map<String, byte[][]> outputs) {
+      this.shape = shape;
+      this.outputs = outputs;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, EngineOutput> context) {
+      this.context = context;
+      if (shape != FloorShape.BARE) {
+        inputs = context.getStateStore("floor-inputs");
+        decisions = context.getStateStore("floor-decisions");
+        statuses = context.getStateStore("floor-statuses");
+      }
+    }
+
+    @Override
+    public void process(org.apache.kafka.streams.processor.api.Record<String, byte[]> record) {
+      byte[][] out = outputs.get(record.key());
+      if (shape == FloorShape.BARE) {
+        if (out != null) {
+          context.forward(record.withValue(new EngineOutput.DecisionOutput(out[0])));
+        }
+        return;
+      }
+      inputs.put(record.key(), record.value());
+      if (out != null) {
+        context.forward(record.withValue(new EngineOutput.DecisionOutput(out[0])));
+        decisions.put(record.key(), out[0]);
+        context.forward(record.withValue(new EngineOutput.StatusOutput(out[1])));
+        statuses.put(record.key(), out[1]);
+      }
+    }
   }
 
   /** Kafka's own ConsumerPerformance on the same topic, in this JVM; returns its nMsg.sec. */
