@@ -40,9 +40,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
@@ -480,12 +482,12 @@ class GslbBench {
       }
       // The I/O floors first, after the engine's warm-ups: the same input through Kafka Streams
       // with none of the engine's work, in the engine's shape and bare (bench.floor-shapes).
-      Map<FloorShape, Replayed> floors = new java.util.EnumMap<>(FloorShape.class);
+      Map<FloorShape, Replayed> floors = new EnumMap<>(FloorShape.class);
       String shapes = System.getProperty("bench.floor-shapes", "engine,lean,bare");
       for (String shape : shapes.split(",")) {
         if (!shape.isBlank()) {
           FloorShape floorShape =
-              FloorShape.valueOf(shape.strip().toUpperCase(java.util.Locale.ROOT));
+              FloorShape.valueOf(shape.strip().toUpperCase(Locale.ROOT));
           floors.put(floorShape, floor(broker, gslbs, stateDir, storeType, floorShape));
         }
       }
@@ -1206,7 +1208,7 @@ class GslbBench {
       StoreType storeType,
       FloorShape shape)
       throws Exception {
-    String name = shape.name().toLowerCase(java.util.Locale.ROOT);
+    String name = shape.name().toLowerCase(Locale.ROOT);
     int warmups = Integer.getInteger("bench.warmups", 1);
     Replayed measured = null;
     for (int i = 1; i <= warmups + 1; i++) {
@@ -1226,7 +1228,7 @@ class GslbBench {
               expected,
               label,
               storeType,
-              metrics ->
+              recomputations ->
                   floorStreams(
                       broker, topics, applicationId, stateDir, storeType, shape, outputs));
       run.streams().close(Duration.ofSeconds(30));
