@@ -185,15 +185,26 @@ class ChartTest {
   void theWatcherReadsGatewaysAndEveryRouteKindOfTheGatewayApi() {
     ClusterRole watcher = render().get(ClusterRole.class, RELEASE + "-topology-watcher");
 
-    assertThat(verbs(watcher, "gateways")).containsExactly("list", "watch");
+    // Gateway API Gateways and Istio Gateways: one rule each, both read only.
+    assertThat(verbs(watcher, "gateways")).containsExactly("list", "watch", "list", "watch");
     assertThat(verbs(watcher, "httproutes")).containsExactly("list", "watch");
     for (String routes : List.of("grpcroutes", "tlsroutes", "tcproutes", "udproutes")) {
       assertThat(verbs(watcher, routes)).as(routes).containsExactly("list", "watch");
     }
     assertThat(watcher.getRules())
         .filteredOn(r -> r.getResources().contains("gateways"))
+        .extracting(r -> r.getApiGroups())
+        .containsExactlyInAnyOrder(
+            List.of("gateway.networking.k8s.io"), List.of("networking.istio.io"));
+    assertThat(verbs(watcher, "virtualservices")).containsExactly("list", "watch");
+    assertThat(watcher.getRules())
+        .filteredOn(r -> r.getResources().contains("virtualservices"))
         .singleElement()
-        .satisfies(r -> assertThat(r.getApiGroups()).containsExactly("gateway.networking.k8s.io"));
+        .satisfies(
+            r -> {
+              assertThat(r.getApiGroups()).containsExactly("networking.istio.io");
+              assertThat(r.getResources()).containsExactly("virtualservices", "gateways");
+            });
   }
 
   @Test

@@ -41,6 +41,11 @@ final class ApiResources {
             resource("tcproutes", "TCPRoute", true),
             resource("udproutes", "UDPRoute", true),
             resource("gateways", "Gateway", true, "gtw")));
+    resources.put(
+        "networking.istio.io/v1",
+        List.of(
+            resource("virtualservices", "VirtualService", true, "vs"),
+            resource("gateways", "Gateway", true, "gw")));
     resources.put("k8gb.io/v1beta1", List.of(resource("gslbs", "Gslb", true)));
     resources.put(
         "externaldns.k8s.io/v1alpha1", List.of(resource("dnsendpoints", "DNSEndpoint", true)));

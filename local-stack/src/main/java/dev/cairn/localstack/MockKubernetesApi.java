@@ -56,6 +56,8 @@ final class MockKubernetesApi implements AutoCloseable {
           "crds/tcproutes.gateway.networking.k8s.io.yaml",
           "crds/udproutes.gateway.networking.k8s.io.yaml",
           "crds/gateways.gateway.networking.k8s.io.yaml",
+          "crds/virtualservices.networking.istio.io.yaml",
+          "crds/gateways.networking.istio.io.yaml",
           "crds/k8gb.io_gslbs.yaml",
           "crds/dnsendpoints.externaldns.k8s.io.yaml");
 

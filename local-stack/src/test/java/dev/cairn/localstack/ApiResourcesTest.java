@@ -34,6 +34,21 @@ class ApiResourcesTest {
   }
 
   @Test
+  void discoveryListsIstiosVirtualServicesAndGateways() {
+    JsonNode v1 =
+        JSON.readTree(MockKubernetesApi.discoveryDocuments().get("/apis/networking.istio.io/v1"));
+    assertThat(v1.path("resources").valueStream().map(r -> r.path("name").asString()))
+        .containsExactly("virtualservices", "gateways");
+    assertThat(ApiResources.kind("networking.istio.io", "v1", "gateways")).hasValue("Gateway");
+    assertThat(ApiResources.kind("networking.istio.io", "v1", "virtualservices"))
+        .hasValue("VirtualService");
+    assertThat(MockKubernetesApi.CRDS)
+        .contains(
+            "crds/virtualservices.networking.istio.io.yaml",
+            "crds/gateways.networking.istio.io.yaml");
+  }
+
+  @Test
   void theGatewayCrdIsCreatedAndPrintsClassAndFirstAddress() throws Exception {
     String resource = "crds/gateways.gateway.networking.k8s.io.yaml";
     assertThat(MockKubernetesApi.CRDS).contains(resource);

@@ -74,6 +74,8 @@ class LateCrdIT {
       kube.resource(v1alpha2GrpcRoute()).create();
       // The experimental channel's versions: TLSRoute v1alpha3, TCPRoute and UDPRoute v1alpha2.
       cluster.installTlsTcpUdpRouteCrds("v1alpha3", "v1alpha2", "v1alpha2");
+      // Istio's VirtualService and Gateway (IstioIT follows their records).
+      cluster.installIstioCrds("v1");
       kube.resource(
               new io.fabric8.kubernetes.api.model.gatewayapi.v1alpha3.TLSRouteBuilder()
                   .withNewMetadata()

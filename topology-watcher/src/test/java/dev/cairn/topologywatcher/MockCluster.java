@@ -86,7 +86,20 @@ final class MockCluster implements AutoCloseable {
     installGatewayApiCrd("Gateway", "gateways", versions);
   }
 
+  /**
+   * Installs (or replaces) Istio's VirtualService and Gateway CRDs ({@code networking.istio.io})
+   * serving the given versions (the first is stored).
+   */
+  void installIstioCrds(String... versions) {
+    installCrd("networking.istio.io", "VirtualService", "virtualservices", versions);
+    installCrd("networking.istio.io", "Gateway", "gateways", versions);
+  }
+
   private void installGatewayApiCrd(String kind, String plural, String... versions) {
+    installCrd("gateway.networking.k8s.io", kind, plural, versions);
+  }
+
+  private void installCrd(String group, String kind, String plural, String... versions) {
     List<CustomResourceDefinitionVersion> list = new ArrayList<>();
     for (int i = 0; i < versions.length; i++) {
       list.add(
@@ -105,10 +118,10 @@ final class MockCluster implements AutoCloseable {
     CustomResourceDefinition crd =
         new CustomResourceDefinitionBuilder()
             .withNewMetadata()
-            .withName(plural + ".gateway.networking.k8s.io")
+            .withName(plural + "." + group)
             .endMetadata()
             .withNewSpec()
-            .withGroup("gateway.networking.k8s.io")
+            .withGroup(group)
             .withScope("Namespaced")
             .withNewNames()
             .withKind(kind)

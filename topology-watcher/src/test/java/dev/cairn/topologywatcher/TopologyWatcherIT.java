@@ -89,7 +89,8 @@ class TopologyWatcherIT {
                   Map.entry("GRPCRoute", 0),
                   Map.entry("TLSRoute", 0),
                   Map.entry("TCPRoute", 0),
-                  Map.entry("UDPRoute", 0)));
+                  Map.entry("UDPRoute", 0),
+                  Map.entry("VirtualService", 0)));
       assertThat(topics.state()).hasSize(6);
 
       RouteState route = (RouteState) topics.latest(Topics.ROUTES, "HTTPRoute/shop/web-route");

@@ -25,14 +25,16 @@ import java.util.TreeSet;
  *
  * <ul>
  *   <li>no {@code resourceRef}: the embedded {@code spec.ingress} rule hosts;
- *   <li>{@code resourceRef} to an {@code Ingress} or {@code HTTPRoute} by name (namespace defaults
- *       to the Gslb's): that route's hostnames from {@code cairn.topology.routes};
+ *   <li>{@code resourceRef} to an {@code Ingress}, {@code HTTPRoute}, {@code GRPCRoute}, {@code
+ *       TLSRoute} or Istio {@code VirtualService} by name (namespace defaults to the Gslb's): that
+ *       route's hostnames from {@code cairn.topology.routes} (a VirtualService's {@code
+ *       spec.hosts});
  *   <li>{@code resourceRef} to a {@code Service}, {@code TCPRoute} or {@code UDPRoute}: the Gslb's
  *       {@code k8gb.io/hostname} annotation;
- *   <li>{@code resourceRef} to an {@code Ingress} or {@code HTTPRoute} by labels: the one route of
- *       that kind in the namespace whose labels the selector matches (none or several: reported, as
- *       k8gb requires exactly one);
- *   <li>other kinds (GRPCRoute, TLSRoute, VirtualService) are not on the routes topic: reported.
+ *   <li>{@code resourceRef} to one of those kinds by labels: the one route of that kind in the
+ *       namespace whose labels the selector matches (none or several: reported, as k8gb requires
+ *       exactly one);
+ *   <li>other kinds are not on the routes topic: reported.
  * </ul>
  *
  * Every host must be a valid concrete name (no wildcard) whose {@code localtargets-} name still
@@ -127,7 +129,7 @@ public final class ProbeHosts {
     }
     String kind = ref.kind() == null ? "" : ref.kind();
     switch (kind) {
-      case "Ingress", "HTTPRoute", "GRPCRoute", "TLSRoute" -> {
+      case "Ingress", "HTTPRoute", "GRPCRoute", "TLSRoute", "VirtualService" -> {
         String namespace =
             ref.namespace() == null || ref.namespace().isBlank()
                 ? gslb.namespace()
@@ -176,8 +178,9 @@ public final class ProbeHosts {
                       "the referenced " + kind + " is not on the routes topic (yet)")));
           return out;
         }
+        String field = "VirtualService".equals(kind) ? " spec.hosts[" : " spec.hostnames[";
         for (int i = 0; i < route.hostnames().size(); i++) {
-          out.add(new Candidate(key + " spec.hostnames[" + i + "]", route.hostnames().get(i)));
+          out.add(new Candidate(key + field + i + "]", route.hostnames().get(i)));
         }
         if (route.hostnames().isEmpty()) {
           findings.add(
@@ -213,8 +216,9 @@ public final class ProbeHosts {
                   new Problem(
                       "spec.resourceRef.kind",
                       kind,
-                      "not supported by the prober: only Ingress, HTTPRoute, Service,"
-                          + " TCPRoute and UDPRoute have hosts on the topology topics")));
+                      "not supported by the prober: only Ingress, HTTPRoute, GRPCRoute,"
+                          + " TLSRoute, VirtualService, Service, TCPRoute and UDPRoute have hosts"
+                          + " on the topology topics")));
     }
     return out;
   }

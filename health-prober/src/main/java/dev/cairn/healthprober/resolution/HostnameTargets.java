@@ -40,17 +40,19 @@ import java.util.TreeSet;
  * is a valid host name.
  *
  * <p>When {@code prober.resolve-load-balancer-hostnames} is on, every load-balancer host name
- * ({@code status.loadBalancer.ingress[].hostname}) of every Ingress and of every Service of type
- * {@code LoadBalancer}, and every {@code Hostname} address of a Gateway, is resolved through the
- * default resolver, keyed by its normalised form: a Gslb whose local targets come from a
- * load-balancer status (an AWS ELB name, say) publishes the addresses the engine reads under {@code
- * <engine.dns-resolver>|<host name>}, which is why {@code engine.dns-resolver} must equal {@code
- * prober.default-resolver}. All of them are resolved, not only those a Gslb references: there are
- * about as many distinct names as load balancers (many Ingresses share one), no Gslb matching is
- * needed, and the set is a superset of what the engine reads. A route's {@code enabled} switch does
- * not apply (the engine ignores it for a Gslb's Ingress), and an HTTPRoute has no load-balancer
- * status. The host names of a Gslb's {@code k8gb.io/exposed-hostnames} annotation are resolved the
- * same way. A name that is not a valid concrete host name is a finding on its object. Pure.
+ * ({@code status.loadBalancer.ingress[].hostname}) of every Ingress, of every VirtualService (that
+ * of the Service its Istio Gateway selects, which the topology-watcher joins into its record) and
+ * of every Service of type {@code LoadBalancer}, and every {@code Hostname} address of a Gateway,
+ * is resolved through the default resolver, keyed by its normalised form: a Gslb whose local
+ * targets come from a load-balancer status (an AWS ELB name, say) publishes the addresses the
+ * engine reads under {@code <engine.dns-resolver>|<host name>}, which is why {@code
+ * engine.dns-resolver} must equal {@code prober.default-resolver}. All of them are resolved, not
+ * only those a Gslb references: there are about as many distinct names as load balancers (many
+ * Ingresses share one), no Gslb matching is needed, and the set is a superset of what the engine
+ * reads. A route's {@code enabled} switch does not apply (the engine ignores it for a Gslb's
+ * Ingress), and an HTTPRoute has no load-balancer status. The host names of a Gslb's {@code
+ * k8gb.io/exposed-hostnames} annotation are resolved the same way. A name that is not a valid
+ * concrete host name is a finding on its object. Pure.
  */
 public final class HostnameTargets {
 
@@ -154,7 +156,9 @@ public final class HostnameTargets {
     if (loadBalancerHostnames) {
       String server = normaliseServer(null, defaultResolver);
       for (RouteState route : sortedRoutes) {
-        if ("Ingress".equals(route.kind()) || "Gateway".equals(route.kind())) {
+        if ("Ingress".equals(route.kind())
+            || "VirtualService".equals(route.kind())
+            || "Gateway".equals(route.kind())) {
           loadBalancer(route.ref().key(), route.loadBalancerHostnames(), server, keys, findings);
         }
       }

@@ -231,12 +231,76 @@ class ProbeHostsTest {
   void reportsKindsWithoutHostsOnTheTopics() {
     HostPlan plan =
         ProbeHosts.plan(
-            List.of(referring("g", "VirtualService", null, "x", Map.of())),
+            List.of(referring("g", "Route", null, "x", Map.of())), List.of(), NO_ZONES, DEFAULT);
+
+    assertThat(plan.findings().get(0).problem().field()).isEqualTo("spec.resourceRef.kind");
+  }
+
+  @Test
+  void takesTheSpecHostsOfAVirtualServiceByNameOrByLabels() {
+    GslbState byLabels =
+        new GslbState(
+            "default",
+            "sel",
+            "uid",
+            new GslbResourceRef(
+                "networking.istio.io/v1", "VirtualService", null, null, Map.of("app", "web"), null),
             List.of(),
+            new GslbStrategy("roundRobin", 30, null, Map.of(), null),
+            null,
+            Map.of(),
+            List.of());
+    HostPlan plan =
+        ProbeHosts.plan(
+            List.of(referring("a", "VirtualService", null, "shop", Map.of()), byLabels),
+            List.of(
+                route(
+                    "VirtualService",
+                    "default",
+                    "shop",
+                    "App.Cloud.example.com.",
+                    "*.cloud.example.com"),
+                route("Ingress", "default", "shop", "ingress.cloud.example.com"),
+                labelled(
+                    "VirtualService",
+                    "default",
+                    "labelled",
+                    Map.of("app", "web"),
+                    "labelled.cloud.example.com"),
+                labelled("HTTPRoute", "default", "r", Map.of("app", "web"), "r.cloud.example.com")),
             NO_ZONES,
             DEFAULT);
 
-    assertThat(plan.findings().get(0).problem().field()).isEqualTo("spec.resourceRef.kind");
+    assertThat(plan.hosts()).containsExactly("app.cloud.example.com", "labelled.cloud.example.com");
+    assertThat(plan.findings())
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.object()).isEqualTo("Gslb/default/a");
+              assertThat(f.problem().field())
+                  .isEqualTo("VirtualService/default/shop spec.hosts[1]");
+              assertThat(f.problem().reason()).contains("wildcard");
+            });
+  }
+
+  @Test
+  void reportsAVirtualServiceThatIsNotOnTheTopicYet() {
+    HostPlan plan =
+        ProbeHosts.plan(
+            List.of(referring("a", "VirtualService", null, "shop", Map.of())),
+            List.of(route("Ingress", "default", "shop", "ingress.cloud.example.com")),
+            NO_ZONES,
+            DEFAULT);
+
+    assertThat(plan.hosts()).isEmpty();
+    assertThat(plan.findings())
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.problem().value()).isEqualTo("VirtualService/default/shop");
+              assertThat(f.problem().reason())
+                  .contains("VirtualService is not on the routes topic");
+            });
   }
 
   @Test

@@ -40,7 +40,11 @@ class HostnameTargetsTest {
       String kind, String name, Map<String, String> annotations, String... lbHostnames) {
     return new RouteState(
         kind,
-        kind.equals("Ingress") ? "networking.k8s.io/v1" : "gateway.networking.k8s.io/v1",
+        switch (kind) {
+          case "Ingress" -> "networking.k8s.io/v1";
+          case "VirtualService" -> "networking.istio.io/v1";
+          default -> "gateway.networking.k8s.io/v1";
+        },
         "default",
         name,
         "uid",
@@ -261,6 +265,31 @@ class HostnameTargetsTest {
             DEFAULT);
 
     assertThat(plan.keys()).containsExactly(new ResolutionKey("1.1.1.1:53", "gw.example.net"));
+  }
+
+  @Test
+  void resolvesTheLoadBalancerHostnamesOfAVirtualServiceLikeAnIngress() {
+    ResolutionPlan plan =
+        HostnameTargets.plan(
+            List.of(
+                withLoadBalancer("VirtualService", "shop", Map.of(), "A1B2-Istio.ELB.example.com."),
+                withLoadBalancer("VirtualService", "bad", Map.of(), "bad_name.example.com"),
+                ingress("i", "a1b2-istio.elb.example.com")),
+            List.of(),
+            List.of(),
+            false,
+            true,
+            DEFAULT);
+
+    assertThat(plan.keys())
+        .containsExactly(new ResolutionKey("1.1.1.1:53", "a1b2-istio.elb.example.com"));
+    assertThat(plan.findings())
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.object()).isEqualTo("VirtualService/default/bad");
+              assertThat(f.problem().field()).contains("status.loadBalancer.ingress[].hostname");
+            });
   }
 
   @Test

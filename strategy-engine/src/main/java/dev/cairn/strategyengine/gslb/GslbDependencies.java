@@ -9,8 +9,8 @@ import java.util.List;
  * The inputs a Gslb's decision read, so that a change of one of them recomputes exactly the Gslbs
  * that depend on it, and the instant the decision changes by itself.
  *
- * @param route the key of the route the resourceRef names ({@code HTTPRoute/...} or {@code
- *     Ingress/...}), {@code null} for none
+ * @param route the key of the route the resourceRef names ({@code HTTPRoute/...}, {@code
+ *     Ingress/...}, {@code VirtualService/...}), {@code null} for none
  * @param selection {@code <kind>/<namespace>} when the resourceRef selects by labels among those
  *     objects (any of them changing may change the selection), {@code null} otherwise
  * @param gateway the key of the Gateway whose addresses were read ({@code Gateway/<ns>/<name>}),

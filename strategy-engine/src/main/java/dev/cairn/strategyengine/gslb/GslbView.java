@@ -20,7 +20,7 @@ public interface GslbView {
    * Every route of a kind in a namespace, any order: the candidates of a resourceRef that selects
    * by labels.
    *
-   * @param kind {@code Ingress} or {@code HTTPRoute}
+   * @param kind {@code Ingress}, a Gateway API route kind or {@code VirtualService}
    */
   Collection<RouteState> routes(String kind, String namespace);
 

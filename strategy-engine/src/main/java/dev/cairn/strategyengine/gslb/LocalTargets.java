@@ -37,8 +37,10 @@ import java.util.Optional;
  *   <li>discovery by the kind of the resourceRef: a Service's or an Ingress's load-balancer IPs and
  *       resolved load-balancer host names; for a Gateway API route the route's node-aware placement
  *       (part 1's {@link PlacementDecider}) or, in Gateway mode, its parent Gateway's addresses;
- *       for an embedded ingress the load-balancer IPs of the Ingress the record-writer creates from
- *       it, named like the Gslb.
+ *       for a VirtualService the load-balancer status of the Service its one Istio Gateway selects
+ *       (the topology-watcher joins it into the VirtualService's record); for an embedded ingress
+ *       the load-balancer IPs of the Ingress the record-writer creates from it, named like the
+ *       Gslb.
  * </ol>
  *
  * @param targets the targets, without duplicates, in the order found
@@ -46,6 +48,21 @@ import java.util.Optional;
  * @param placement what the node-aware placement read, {@link PlacementDependencies#NONE} if none
  */
 record LocalTargets(TagTargets targets, String source, PlacementDependencies placement) {
+
+  /** The group of an Istio Gateway, among a VirtualService's parents. */
+  static final String ISTIO_GATEWAY_GROUP = "networking.istio.io";
+
+  /**
+   * The field prefix of the problems of a VirtualService's Istio Gateway that the topology-watcher
+   * puts on the VirtualService's record: {@code IstioGateway <ns>/<name> spec.selector}.
+   */
+  static final String ISTIO_GATEWAY_FIELD = "IstioGateway ";
+
+  /**
+   * The field prefix of the problems of a VirtualService's record that say its Istio Gateway, or
+   * the Service the Gateway selects, is not seen: {@code spec.gateways[<i>]}.
+   */
+  static final String GATEWAY_ENTRY_FIELD = "spec.gateways[";
 
   static LocalTargets resolve(
       GslbState gslb,
@@ -87,6 +104,7 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
                   ? fromGateway(servers.route(), view, lookups, routeTargets, findings)
                   : fromPlacement(servers.route(), view, placementSettings, now, findings));
       case INGRESS -> fromIngress(servers.route(), lookups, findings);
+      case VIRTUAL_SERVICE -> fromVirtualService(servers.route(), lookups, findings);
       case EMBEDDED_INGRESS -> {
         // The Ingress the record-writer creates from spec.ingress, named like the Gslb (k8gb.md
         // §1.5): its load-balancer status is read, so the decision depends on it.
@@ -110,6 +128,82 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
         ingress.loadBalancerHostnames(),
         lookups,
         findings);
+  }
+
+  /**
+   * A VirtualService's load-balancer status: that of the one Service its one Istio Gateway (the
+   * {@code spec.gateways} entry other than {@code mesh}) selects with its {@code spec.selector}, as
+   * k8gb takes it (k8gb.md §3.1). The topology-watcher makes the join and publishes the Service's
+   * status on the VirtualService's record, or the problems of the chain: no Istio Gateway or
+   * several, and a Gateway selector that is empty or selects several Services, are refused as in
+   * k8gb, so the records the Gslb had stay; a Gateway or Service not seen (yet) gives no local
+   * target, noted.
+   */
+  private static LocalTargets fromVirtualService(
+      RouteState vs, StatusHostnames lookups, Findings findings) {
+    if (vs == null) {
+      return none(
+          "load-balancer status of the VirtualService's Istio Gateway (the VirtualService is not"
+              + " published)");
+    }
+    String key = vs.kind() + "/" + vs.namespace() + "/" + vs.name();
+    List<RouteState.ParentRef> gateways = new ArrayList<>(1);
+    for (RouteState.ParentRef parent : vs.parentRefs()) {
+      if (ISTIO_GATEWAY_GROUP.equals(parent.group()) && "Gateway".equals(parent.kind())) {
+        gateways.add(parent);
+      }
+    }
+    if (gateways.size() != 1) {
+      findings.block(
+          new Problem(
+              key + " spec.gateways",
+              String.valueOf(gateways.size()),
+              "names "
+                  + gateways.size()
+                  + " Istio Gateways other than mesh; the local targets are the load-balancer"
+                  + " addresses of the Service that exactly one Istio Gateway selects, as in"
+                  + " k8gb"));
+      return none("load-balancer status of the VirtualService's Istio Gateway (not exactly one)");
+    }
+    RouteState.ParentRef gateway = gateways.get(0);
+    String gatewayName =
+        (gateway.namespace() == null || gateway.namespace().isEmpty()
+                ? vs.namespace()
+                : gateway.namespace())
+            + "/"
+            + gateway.name();
+    String object = "the Service selected by Istio Gateway " + gatewayName;
+    String source = "load-balancer status of " + object;
+    boolean refused = false;
+    for (Problem problem : vs.problems()) {
+      if (problem.field().startsWith(ISTIO_GATEWAY_FIELD)) {
+        findings.block(problem);
+        refused = true;
+      }
+    }
+    if (refused) {
+      return none(source);
+    }
+    boolean absent = false;
+    for (Problem problem : vs.problems()) {
+      if (problem.field().startsWith(GATEWAY_ENTRY_FIELD)) {
+        findings.note(new Problem(key + " " + problem.field(), problem.value(), problem.reason()));
+        absent = true;
+      }
+    }
+    if (absent) {
+      findings.fallback(
+          "No local targets: Istio Gateway "
+              + gatewayName
+              + " of VirtualService "
+              + vs.namespace()
+              + "/"
+              + vs.name()
+              + ", or the Service it selects, is not seen by the topology-watcher (see the"
+              + " problems); no load-balancer address until it is.");
+      return none(source + " (not seen)");
+    }
+    return fromStatus(object, vs.loadBalancerIps(), vs.loadBalancerHostnames(), lookups, findings);
   }
 
   /**
@@ -238,10 +332,11 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
       ResolutionLookup resolutions, String server, Instant now, Duration maxStale) {}
 
   /**
-   * The addresses of a {@code status.loadBalancer.ingress} list (a Service's or an Ingress's), in
-   * status order: the IPs as they are, then each host name's resolved addresses (A and AAAA, as the
-   * prober published them), as k8gb resolves them through its edge DNS servers (k8gb.md §3.2). A
-   * host name not resolved yet, or whose resolution is unusable, is listed as skipped.
+   * The addresses of a {@code status.loadBalancer.ingress} list (a Service's, an Ingress's, or a
+   * VirtualService's Gateway Service's), in status order: the IPs as they are, then each host
+   * name's resolved addresses (A and AAAA, as the prober published them), as k8gb resolves them
+   * through its edge DNS servers (k8gb.md §3.2). A host name not resolved yet, or whose resolution
+   * is unusable, is listed as skipped.
    */
   private static LocalTargets fromStatus(
       String object,

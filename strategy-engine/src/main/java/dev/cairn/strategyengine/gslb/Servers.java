@@ -23,7 +23,8 @@ import java.util.function.Function;
  * resourceRef or the embedded ingress, with the hosts outside the load-balanced zones left out.
  *
  * @param kind what supplies the hosts
- * @param route the referenced Ingress or HTTPRoute, {@code null} otherwise or when not found
+ * @param route the referenced Ingress, Gateway API route or VirtualService, {@code null} otherwise
+ *     or when not found
  * @param service the referenced Service, {@code null} otherwise or when not found
  * @param serviceKey the referenced Service's key, {@code null} unless the kind is a Service
  * @param hosts the hosts (normalised), where each was found and its Services, sorted by host
@@ -106,6 +107,12 @@ record Servers(
     TLS_ROUTE("TLSRoute"),
     TCP_ROUTE("TCPRoute"),
     UDP_ROUTE("UDPRoute"),
+    /**
+     * An Istio VirtualService: its {@code spec.hosts}, every route destination behind each, and the
+     * load-balancer status of the Service its one Istio Gateway selects, which the topology-watcher
+     * joins into its record.
+     */
+    VIRTUAL_SERVICE("VirtualService"),
     SERVICE("Service");
 
     private final String label;
@@ -147,6 +154,7 @@ record Servers(
 
   static final String INGRESS_GROUP = "networking.k8s.io/";
   static final String GATEWAY_GROUP = "gateway.networking.k8s.io/";
+  static final String ISTIO_GROUP = "networking.istio.io/";
 
   Servers {
     hosts = List.copyOf(hosts);
@@ -247,6 +255,19 @@ record Servers(
                 routeKind, kind + "/" + namespace + "/" + name, gslb, view, collector)
             : fromRoute(routeKind, kind + "/" + namespace + "/" + name, view, collector);
       }
+      case "VirtualService" -> {
+        if (!apiVersionIs(apiVersion, ISTIO_GROUP, findings)) {
+          yield null;
+        }
+        if (selecting) {
+          name = selectRoute(Kind.VIRTUAL_SERVICE, ref, namespace, view, findings);
+          if (name == null) {
+            yield selectedNothing(Kind.VIRTUAL_SERVICE, collector);
+          }
+        }
+        yield fromRoute(
+            Kind.VIRTUAL_SERVICE, "VirtualService/" + namespace + "/" + name, view, collector);
+      }
       case "Service" -> {
         if (apiVersion != null && !apiVersion.isEmpty() && !"v1".equals(apiVersion)) {
           findings.block(
@@ -273,8 +294,9 @@ record Servers(
             new Problem(
                 "spec.resourceRef.kind",
                 ref.kind(),
-                "not supported; the resourceRef must name an Ingress, a Service or a Gateway API"
-                    + " route (HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute)"));
+                "not supported; the resourceRef must name an Ingress, a Service, a Gateway API"
+                    + " route (HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute) or a"
+                    + " VirtualService (networking.istio.io)"));
         yield null;
       }
     };
@@ -368,7 +390,10 @@ record Servers(
     }
     RouteState route = found.get();
     Backends services = collector.services(key, route.namespace(), route.backends());
-    String field = kind.isGatewayRoute() ? key + " spec.hostnames" : key + " hosts";
+    String field =
+        kind.isGatewayRoute()
+            ? key + " spec.hostnames"
+            : kind == Kind.VIRTUAL_SERVICE ? key + " spec.hosts" : key + " hosts";
     List<String> hostnames = route.hostnames();
     if (kind == Kind.INGRESS && !route.rules().isEmpty()) {
       // k8gb.md §3.1: one server per Ingress rule, with the backends of its own paths; the rules
@@ -380,9 +405,9 @@ record Servers(
             services.subset(route.namespace(), rule.backends()));
       }
     } else {
-      // Every backend serves every host name: a Gateway API route, or an Ingress published before
-      // schema
-      // 1.4 (its rules unknown until the watcher publishes it again, which it does at its start).
+      // Every backend serves every host name: a Gateway API route, a VirtualService (every route
+      // destination serves every host, as in k8gb), or an Ingress published before schema 1.4 (its
+      // rules unknown until the watcher publishes it again, which it does at its start).
       for (int i = 0; i < hostnames.size(); i++) {
         collector.add(field + "[" + i + "]", hostnames.get(i), services);
       }

@@ -94,6 +94,10 @@ final class DecisionProcessor
 
   private static final String INGRESS_PREFIX = "Ingress/";
   private static final String GATEWAY_PREFIX = "Gateway/";
+
+  /** An Istio VirtualService: read by the Gslbs on it, never placed (no direct-dns record). */
+  private static final String VIRTUAL_SERVICE_PREFIX = "VirtualService/";
+
   private static final String GSLB_PREFIX = GslbDecider.KIND + "/";
   private static final String NODE_PREFIX = "Node/";
   private static final String TOMBSTONE = "TOMBSTONE";
@@ -387,6 +391,7 @@ final class DecisionProcessor
     if (!placed
         && !key.startsWith(INGRESS_PREFIX)
         && !key.startsWith(GATEWAY_PREFIX)
+        && !key.startsWith(VIRTUAL_SERVICE_PREFIX)
         && !PlacementDecider.OTHER_GATEWAY_ROUTES.contains(kindOf(key))) {
       return; // other kinds are neither placed nor read by Gslbs
     }

@@ -85,7 +85,10 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class EngineTopology {
 
-  /** Store: routes by key ({@code HTTPRoute/<ns>/<name>}, {@code Ingress/<ns>/<name>}). */
+  /**
+   * Store: routes by key ({@code HTTPRoute/<ns>/<name>}, {@code Ingress/<ns>/<name>}, {@code
+   * VirtualService/<ns>/<name>}, ...).
+   */
   public static final String ROUTES_STORE = "routes";
 
   /** Store: Service endpoints by key ({@code Service/<ns>/<name>}). */

@@ -64,7 +64,9 @@ import org.yaml.snakeyaml.Yaml;
  *            loadBalancerIps, loadBalancerHostnames,   # these two: an Ingress's status
  *            rules: [{host, backends: [web]}],   # an Ingress's rules (schema 1.4); hostnames and
  *                                               # backends then default to the watcher's
- *            controller: {apiVersion, kind, name, uid}}]   # uid defaults to the Gslb's
+ *            controller: {apiVersion, kind, name, uid},   # uid defaults to the Gslb's
+ *            apiVersion,   # defaults by kind (Ingress, VirtualService, else Gateway API)
+ *            problems: [{field, value, reason}]}]   # the watcher's, e.g. a VirtualService's join
  *   services: [{name, type: LoadBalancer, loadBalancerIps, loadBalancerHostnames, labels}]
  *   endpoints: {web: [{node, ready, addresses}]}                  # addresses default [10.42.0.1]
  *   nodes: [{name, zone, ingress, addresses: ["InternalIP=10.0.0.1"], annotations}]
@@ -450,6 +452,7 @@ public record GslbScenario(
           switch (String.valueOf(kind)) {
             case "Ingress" -> "networking.k8s.io/v1";
             case "HTTPRoute" -> "gateway.networking.k8s.io/v1";
+            case "VirtualService" -> "networking.istio.io/v1";
             case "Service" -> "v1";
             default -> null;
           };
@@ -486,10 +489,6 @@ public record GslbScenario(
               weight,
               (Integer) s.get("splitBrainThresholdSeconds"));
     }
-    List<Problem> problems = new ArrayList<>();
-    for (Map<String, Object> p : maps(g.get("problems"))) {
-      problems.add(new Problem(string(p, "field"), (String) p.get("value"), string(p, "reason")));
-    }
     return new GslbState(
         namespace,
         name,
@@ -499,7 +498,28 @@ public record GslbScenario(
         strategy,
         (String) g.get("serviceHealthPolicy"),
         stringMap(g.get("annotations")),
-        problems);
+        problems(g.get("problems")));
+  }
+
+  private static List<Problem> problems(Object raw) {
+    List<Problem> problems = new ArrayList<>();
+    for (Map<String, Object> p : maps(raw)) {
+      problems.add(
+          new Problem(
+              string(p, "field"),
+              p.get("value") == null ? null : String.valueOf(p.get("value")),
+              string(p, "reason")));
+    }
+    return problems;
+  }
+
+  /** The apiVersion the watcher publishes a route of {@code kind} with. */
+  private static String routeApiVersion(String kind) {
+    return switch (kind) {
+      case "Ingress" -> "networking.k8s.io/v1";
+      case "VirtualService" -> "networking.istio.io/v1";
+      default -> "gateway.networking.k8s.io/v1";
+    };
   }
 
   private static List<BackendRef> backends(Object raw) {
@@ -554,7 +574,7 @@ public record GslbScenario(
                 : rules.stream().flatMap(rule -> rule.backends().stream()).toList();
     return new RouteState(
         kind,
-        kind.equals("Ingress") ? "networking.k8s.io/v1" : "gateway.networking.k8s.io/v1",
+        (String) r.getOrDefault("apiVersion", routeApiVersion(kind)),
         (String) r.getOrDefault("namespace", namespace),
         name,
         "uid-" + kind + "-" + name,
@@ -563,7 +583,7 @@ public record GslbScenario(
         strings(r.get("loadBalancerIps")),
         strings(r.get("loadBalancerHostnames")),
         stringMap(r.get("annotations")),
-        List.of(),
+        problems(r.get("problems")),
         controller,
         stringMap(r.get("labels")),
         maps(r.get("parentRefs")).stream()

@@ -19,6 +19,7 @@ import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
 import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.topology.SyncMarker;
+import dev.cairn.commonmodel.validation.Problem;
 import dev.cairn.strategyengine.gslb.GslbReport;
 import dev.cairn.strategyengine.gslb.GslbSettings;
 import dev.cairn.strategyengine.gslb.HttpRouteTargets;
@@ -30,6 +31,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.kafka.streams.KeyValue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -214,6 +216,108 @@ class GslbTopologyTest {
     assertThat(driver.metrics.recomputations(Trigger.ROUTE)).isEqualTo(1);
     assertThat(driver.latest().get("Gslb/shop/app").explanation().chosenTargets())
         .containsExactly("203.0.113.60");
+  }
+
+  @Test
+  void aVirtualServiceChangeRecomputesItsGslbOnlyAndAnInvalidOneKeepsTheRecords() {
+    healthyService("web");
+    driver.synced().gslb(onVirtualService("app"));
+    assertThat(driver.latest().get("Gslb/shop/app").disposition())
+        .as("the VirtualService is not published yet")
+        .isEqualTo(Disposition.NO_TARGETS);
+    driver.metrics.reset();
+
+    driver.route(virtualService(1, List.of("203.0.113.70"), List.of()));
+
+    assertThat(driver.metrics.recomputations(Trigger.ROUTE))
+        .as("the Gslb only: a VirtualService is not placed")
+        .isEqualTo(1);
+    Map<String, TargetDecision> decided = driver.latest();
+    assertThat(decided).containsOnlyKeys("Gslb/shop/app");
+    TargetDecision published = decided.get("Gslb/shop/app");
+    assertThat(published.explanation().chosenTargets()).containsExactly("203.0.113.70");
+    assertThat(driver.storedDecision("VirtualService/shop/app"))
+        .as("no direct-dns record of its own")
+        .isNull();
+
+    // The watcher publishes the Service's new load-balancer address on the VirtualService.
+    driver.route(virtualService(1, List.of("203.0.113.71"), List.of()));
+    assertThat(driver.latest().get("Gslb/shop/app").explanation().chosenTargets())
+        .containsExactly("203.0.113.71");
+    published = driver.storedDecision("Gslb/shop/app");
+
+    // Bound to a second Istio Gateway: refused, the records stay, the status says why.
+    driver.route(virtualService(2, List.of(), List.of()));
+    assertThat(driver.read()).isEmpty();
+    assertThat(driver.storedDecision("Gslb/shop/app")).isEqualTo(published);
+    assertThat(driver.latestStatuses().get("Gslb/shop/app").problems())
+        .singleElement()
+        .asString()
+        .startsWith("VirtualService/shop/app spec.gateways='2'");
+
+    // Its Gateway's selector selects two Services: refused too.
+    driver.route(
+        virtualService(
+            1,
+            List.of(),
+            List.of(
+                new Problem(
+                    "IstioGateway istio-system/public spec.selector",
+                    "istio=ingressgateway",
+                    "selects 2 Services"))));
+    assertThat(driver.read()).isEmpty();
+    assertThat(driver.storedDecision("Gslb/shop/app")).isEqualTo(published);
+    assertThat(driver.latestStatuses().get("Gslb/shop/app").problems())
+        .singleElement()
+        .asString()
+        .startsWith("IstioGateway istio-system/public spec.selector='istio=ingressgateway'");
+
+    driver.deleteRoute("VirtualService/shop/app");
+    assertThat(driver.latest().get("Gslb/shop/app").disposition())
+        .isEqualTo(Disposition.NO_TARGETS);
+  }
+
+  private static RouteState virtualService(
+      int gateways, List<String> loadBalancerIps, List<Problem> problems) {
+    List<RouteState.ParentRef> parents =
+        IntStream.range(0, gateways)
+            .mapToObj(
+                i ->
+                    new RouteState.ParentRef(
+                        "networking.istio.io",
+                        "Gateway",
+                        "istio-system",
+                        i == 0 ? "public" : "public-" + i,
+                        null))
+            .toList();
+    return new RouteState(
+        "VirtualService",
+        "networking.istio.io/v1",
+        "shop",
+        "app",
+        "uid-vs-app",
+        List.of("app.cloud.example.com"),
+        List.of(BackendRef.service("web")),
+        loadBalancerIps,
+        List.of(),
+        Map.of(),
+        problems,
+        null,
+        Map.of(),
+        parents);
+  }
+
+  private static GslbState onVirtualService(String name) {
+    return new GslbState(
+        "shop",
+        name,
+        "uid-" + name,
+        new GslbResourceRef("networking.istio.io/v1", "VirtualService", null, name, null, null),
+        List.of(),
+        new GslbStrategy("roundRobin", null, null, Map.of(), null),
+        null,
+        Map.of(),
+        List.of());
   }
 
   private static RouteState gateway(String address) {

@@ -102,6 +102,9 @@ public final class StatePublisher implements AutoCloseable {
    * carries the time of the earliest change not yet published in its {@link EventTime} header.
    */
   public void changed(Entity entity, String key) {
+    if (!entity.published()) {
+      return;
+    }
     Key k = new Key(entity.topic(), key);
     if (active) {
       eventTimes.putIfAbsent(k, clock.instant());

@@ -1,5 +1,6 @@
 package dev.cairn.topologywatcher.kube;
 
+import dev.cairn.commonmodel.ObjectRef;
 import dev.cairn.topologywatcher.health.WatcherMetrics;
 import dev.cairn.topologywatcher.state.Entity;
 import dev.cairn.topologywatcher.state.TopologyView;
@@ -25,6 +26,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -323,6 +325,28 @@ final class KindWatch {
     keys.addAll(a.keys());
     for (String key : keys) {
       recompute(key);
+    }
+  }
+
+  /**
+   * Recomputes the keys whose stored digest passes {@code test}: for a kind whose records join
+   * another kind's, when that kind changes. Runs on the caller's thread.
+   */
+  void recomputeWhere(Predicate<Object> test) {
+    Active<?> a = active;
+    if (a == null) {
+      return;
+    }
+    for (String key : a.keys()) {
+      ObjectRef ref;
+      try {
+        ref = ObjectRef.parse(key);
+      } catch (IllegalArgumentException e) {
+        continue;
+      }
+      if (test.test(a.digest(ref.namespace(), ref.name()))) {
+        recompute(key);
+      }
     }
   }
 

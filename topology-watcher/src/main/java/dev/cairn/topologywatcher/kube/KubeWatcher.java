@@ -1,12 +1,15 @@
 package dev.cairn.topologywatcher.kube;
 
+import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.topologywatcher.health.WatcherMetrics;
+import dev.cairn.topologywatcher.normalize.IstioJoin;
 import dev.cairn.topologywatcher.state.Entity;
 import dev.cairn.topologywatcher.state.TopologyView;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,8 +20,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Watches every kind the watcher reads and keeps the {@link TopologyView} equal to what the API
- * server holds: HTTPRoute and Gateway ({@code gateway.networking.k8s.io} v1, else v1beta1),
- * Ingress, Service, EndpointSlice (merged per Service), Node and Gslb ({@code k8gb.io/v1beta1}).
+ * server holds: HTTPRoute and Gateway ({@code gateway.networking.k8s.io} v1, else v1beta1), the
+ * other Gateway API routes, Ingress, Istio's VirtualService and Gateway ({@code
+ * networking.istio.io}; a VirtualService joined with its Gateway's Service), Service, EndpointSlice
+ * (merged per Service), Node and Gslb ({@code k8gb.io/v1beta1}).
  *
  * <p>Kinds defined by a CRD that is not installed are looked for again every {@code
  * crdPollInterval} and watched as soon as they appear. Every {@code resyncPeriod} each kind is
@@ -58,6 +63,11 @@ public final class KubeWatcher implements AutoCloseable {
         (entity, selector) ->
             new KindWatch(
                 entity, selector, client, scope, view, metrics, clock, scheduler, relistTimeout);
+    KindWatch virtualServices =
+        kind.apply(
+            Entity.VIRTUAL_SERVICE,
+            SourceSelector.discovered(
+                IstioSources.VIRTUAL_SERVICES, IstioSources.virtualServices(view)));
     this.kinds =
         List.of(
             kind.apply(
@@ -84,12 +94,32 @@ public final class KubeWatcher implements AutoCloseable {
                 Entity.GATEWAY,
                 SourceSelector.discovered(
                     GatewaySource.PLURAL, List.of(GatewaySource.v1(), GatewaySource.v1beta1()))),
+            kind.apply(
+                Entity.ISTIO_GATEWAY,
+                SourceSelector.discovered(IstioSources.GATEWAYS, IstioSources.gateways())),
+            virtualServices,
             kind.apply(Entity.SERVICE, SourceSelector.fixed(new ServiceSource())),
             kind.apply(Entity.SERVICE_ENDPOINTS, SourceSelector.fixed(new EndpointSliceSource())),
             kind.apply(Entity.NODE, SourceSelector.fixed(new NodeSource())),
             kind.apply(
                 Entity.GSLB,
                 SourceSelector.discovered(GslbSource.PLURAL, List.of(new GslbSource()))));
+    view.addListener(
+        (entity, key, previous, current) -> {
+          Set<String> gateways =
+              switch (entity) {
+                case ISTIO_GATEWAY -> Set.of(key);
+                case SERVICE ->
+                    IstioJoin.gatewaysSelecting(
+                        view.values(Entity.ISTIO_GATEWAY),
+                        previous instanceof ServiceState s ? s : null,
+                        current instanceof ServiceState s ? s : null);
+                default -> Set.of();
+              };
+          if (!gateways.isEmpty()) {
+            virtualServices.recomputeWhere(digest -> IstioJoin.references(digest, gateways));
+          }
+        });
   }
 
   /** Runs after every completed round of full re-lists, on the watcher's scheduler thread. */

@@ -7,9 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One kind of published state: its name (the key prefix, the metric tag and the {@code
+ * One kind of state the watcher holds: its name (the key prefix, the metric tag and the {@code
  * objectCounts} key of the sync marker) and its topic. Routes of every kind, Ingresses and Gateways
- * share a topic and are told apart by their key.
+ * share a topic and are told apart by their key. An internal entity has no topic: it is held only
+ * to be joined into a published one (Istio Gateways into VirtualServices).
  */
 public enum Entity {
   HTTP_ROUTE("HTTPRoute", Topics.ROUTES),
@@ -19,6 +20,8 @@ public enum Entity {
   UDP_ROUTE("UDPRoute", Topics.ROUTES),
   INGRESS("Ingress", Topics.ROUTES),
   GATEWAY("Gateway", Topics.ROUTES),
+  VIRTUAL_SERVICE("VirtualService", Topics.ROUTES),
+  ISTIO_GATEWAY("IstioGateway", null),
   SERVICE("Service", Topics.SERVICES),
   SERVICE_ENDPOINTS("ServiceEndpoints", Topics.ENDPOINTS),
   NODE("Node", Topics.NODES),
@@ -41,16 +44,21 @@ public enum Entity {
     return label;
   }
 
-  /** The topic its records go to. */
+  /** The topic its records go to; {@code null} for an internal entity. */
   public TopicSpec<?> topic() {
     return topic;
+  }
+
+  /** True unless the entity is internal (held for a join, never published). */
+  public boolean published() {
+    return topic != null;
   }
 
   /** The entities published on a topic. */
   public static List<Entity> on(TopicSpec<?> topic) {
     List<Entity> entities = new ArrayList<>();
     for (Entity e : values()) {
-      if (e.topic.equals(topic)) {
+      if (topic.equals(e.topic)) {
         entities.add(e);
       }
     }

@@ -7,6 +7,9 @@ import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
 import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.commonmodel.validation.Problem;
+import dev.cairn.topologywatcher.normalize.IstioGatewayState;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -114,16 +117,23 @@ public final class TopologyView {
     return copy;
   }
 
+  /** The current values of an entity: a live, unmodifiable view, weakly consistent. */
+  public Collection<Object> values(Entity entity) {
+    return Collections.unmodifiableCollection(tables.get(entity).values());
+  }
+
   /** The number of keys of an entity. */
   public int size(Entity entity) {
     return tables.get(entity).size();
   }
 
-  /** The number of keys per entity label, in entity order. */
+  /** The number of keys per published entity's label, in entity order. */
   public Map<String, Integer> counts() {
     Map<String, Integer> counts = new LinkedHashMap<>();
     for (Entity e : Entity.values()) {
-      counts.put(e.label(), size(e));
+      if (e.published()) {
+        counts.put(e.label(), size(e));
+      }
     }
     return counts;
   }
@@ -148,6 +158,9 @@ public final class TopologyView {
       return n.problems();
     }
     if (value instanceof GslbState g) {
+      return g.problems();
+    }
+    if (value instanceof IstioGatewayState g) {
       return g.problems();
     }
     return List.of();

@@ -4,6 +4,6 @@
  * the publisher reads) and {@link dev.cairn.topologywatcher.state.StateDiff} (the exact differences
  * between two key-value tables, tombstones included).
  *
- * <p>Pure core: {@code java.*} and common-model only, no clock, no I/O.
+ * <p>Pure core: {@code java.*}, common-model and the pure normalize package only, no clock, no I/O.
  */
 package dev.cairn.topologywatcher.state;
