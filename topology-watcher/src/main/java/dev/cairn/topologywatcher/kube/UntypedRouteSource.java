@@ -1,5 +1,10 @@
 package dev.cairn.topologywatcher.kube;
 
+import static dev.cairn.topologywatcher.kube.UntypedFields.list;
+import static dev.cairn.topologywatcher.kube.UntypedFields.map;
+import static dev.cairn.topologywatcher.kube.UntypedFields.number;
+import static dev.cairn.topologywatcher.kube.UntypedFields.text;
+
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.topologywatcher.normalize.BackendRefInput;
 import dev.cairn.topologywatcher.normalize.HttpRouteInput;
@@ -115,21 +120,5 @@ final class UntypedRouteSource extends KindSource<GenericKubernetesResource> {
     }
     return RouteNormalizer.gatewayRoute(
         entity().label(), new HttpRouteInput(meta(route), apiVersion(), hostnames, rules, parents));
-  }
-
-  private static Map<?, ?> map(Object value) {
-    return value instanceof Map<?, ?> m ? m : Map.of();
-  }
-
-  private static List<?> list(Object value) {
-    return value instanceof List<?> l ? l : List.of();
-  }
-
-  private static String text(Object value) {
-    return value instanceof String s ? s : null;
-  }
-
-  private static Integer number(Object value) {
-    return value instanceof Number n ? n.intValue() : null;
   }
 }
