@@ -134,4 +134,33 @@ class EndToEndIT {
                 "name"))
         .contains("dnsendpoint.externaldns.k8s.io/" + PipelineScenario.RECORD_NAME);
   }
+
+  @Test
+  @Order(6)
+  void everyCairnMeterIsInTheOperationsGuide() throws java.io.IOException {
+    Map<String, MeterDocs.Documented> documented = MeterDocs.read();
+    java.util.List<String> wrong = new java.util.ArrayList<>();
+    java.util.Set<String> checked = new java.util.TreeSet<>();
+    stack
+        .cluster(PipelineScenario.CLUSTER)
+        .services()
+        .forEach(
+            (service, context) ->
+                wrong.addAll(
+                    MeterDocs.check(
+                        service,
+                        context.getBean(io.micrometer.core.instrument.MeterRegistry.class),
+                        documented,
+                        java.util.Set.of("cairn.", "responder."),
+                        checked)));
+    assertThat(checked)
+        .as("Cairn meters registered by the five services")
+        .contains(
+            "cairn.watcher.events.published",
+            "cairn.prober.hosts",
+            "cairn.engine.decisions.emitted",
+            "cairn.writer.writes",
+            "responder.snapshot.names");
+    assertThat(wrong).as("meters that docs/operations.md does not describe as they are").isEmpty();
+  }
 }

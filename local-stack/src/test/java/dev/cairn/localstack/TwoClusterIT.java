@@ -226,4 +226,39 @@ class TwoClusterIT {
   private static Scenarios scenarios() {
     return new Scenarios(stack, GRACE, timeline::add);
   }
+
+  /**
+   * Each meter with a Cairn prefix that the services of both clusters registered while the
+   * scenarios ran (DNS queries, peer probes, failovers, grace periods, restarts) is in
+   * docs/operations.md with its type and tags.
+   */
+  @Test
+  @Order(7)
+  void everyCairnMeterIsInTheOperationsGuide() throws java.io.IOException {
+    Map<String, MeterDocs.Documented> documented = MeterDocs.read();
+    List<String> wrong = new ArrayList<>();
+    Set<String> checked = new java.util.TreeSet<>();
+    for (Cluster c : List.of(eu(), us())) {
+      c.services()
+          .forEach(
+              (service, context) ->
+                  wrong.addAll(
+                      MeterDocs.check(
+                          c.name() + "/" + service,
+                          context.getBean(io.micrometer.core.instrument.MeterRegistry.class),
+                          documented,
+                          Set.of("cairn.", "responder."),
+                          checked)));
+    }
+    assertThat(checked)
+        .as("Cairn meters registered in the two clusters")
+        .contains(
+            "cairn.prober.results",
+            "cairn.prober.probe.latency",
+            "cairn.engine.recomputations",
+            "cairn.writer.apply.latency",
+            "responder.queries",
+            "responder.query.latency");
+    assertThat(wrong).as("meters that docs/operations.md does not describe as they are").isEmpty();
+  }
 }
