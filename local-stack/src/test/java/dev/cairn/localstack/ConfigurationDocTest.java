@@ -37,9 +37,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * docs/configuration.md is every service's settings, no more and no fewer: each property a
- * service binds has a row with its canonical environment variable and its default, each row names
- * a property that exists, and every {@code watcher.}, {@code prober.}, {@code engine.}, {@code
+ * docs/configuration.md is every service's settings, no more and no fewer: each property a service
+ * binds has a row with its canonical environment variable and its default, each row names a
+ * property that exists, and every {@code watcher.}, {@code prober.}, {@code engine.}, {@code
  * writer.} or {@code responder.} name written anywhere in the docs is a setting (or one of the
  * metrics that share those prefixes). The properties are read from the services' own
  * {@code @ConfigurationProperties} records, their defaults from the metadata Spring Boot's
@@ -62,7 +62,8 @@ class ConfigurationDocTest {
   }
 
   /** The services that bind {@link TopicSettings} under {@code <prefix>.topics}. */
-  private static final List<String> KAFKA_SERVICES = List.of("watcher", "prober", "engine", "writer");
+  private static final List<String> KAFKA_SERVICES =
+      List.of("watcher", "prober", "engine", "writer");
 
   /**
    * Names with a Cairn prefix the docs may write that are not settings: the page says that the
@@ -77,7 +78,8 @@ class ConfigurationDocTest {
   private static final Pattern SEGMENT = Pattern.compile("([a-z0-9-]+|\\*)(\\[[a-z0-9]*])?");
 
   /** A row of one of the page's setting tables. */
-  record Row(String service, String property, String environment, String defaults, String meaning) {}
+  record Row(
+      String service, String property, String environment, String defaults, String meaning) {}
 
   @Test
   void everyServiceRecordIsListedHere() {
@@ -99,8 +101,7 @@ class ConfigurationDocTest {
     for (String service : KAFKA_SERVICES) {
       assertThat(rows).as("the %s.topics.* row", service).containsKey(service + ".topics.*");
     }
-    missing.addAll(
-        undocumented("<service>.topics", TopicSettings.class, rows.keySet(), Set.of()));
+    missing.addAll(undocumented("<service>.topics", TopicSettings.class, rows.keySet(), Set.of()));
     assertThat(missing).as("settings without a row in docs/configuration.md").isEmpty();
   }
 
@@ -167,7 +168,12 @@ class ConfigurationDocTest {
           row.defaults().contains("`" + expected + "`")
               || (value.isNumber() && row.defaults().contains("`" + expected + ".0`"));
       if (!same) {
-        wrong.add(entry.getKey() + ": the code's default is " + expected + ", the row says " + row.defaults());
+        wrong.add(
+            entry.getKey()
+                + ": the code's default is "
+                + expected
+                + ", the row says "
+                + row.defaults());
       }
     }
     assertThat(compared).as("defaults compared").isGreaterThan(50);
@@ -289,7 +295,8 @@ class ConfigurationDocTest {
       if (element.isPresent()
           && raw(element.get()) instanceof Class<?> e
           && e.isRecord()
-          && rows.stream().anyMatch(r -> r.startsWith(name + "[i].") || r.startsWith(name + "[j]."))) {
+          && rows.stream()
+              .anyMatch(r -> r.startsWith(name + "[i].") || r.startsWith(name + "[j]."))) {
         String index = name.contains("[i]") ? "[j]" : "[i]";
         missing.addAll(undocumented(name + index, e, rows, groups));
       } else if (!rows.contains(name) && !covered(name, rows)) {
@@ -331,7 +338,10 @@ class ConfigurationDocTest {
     return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
   }
 
-  /** Spring's canonical environment variable: {@code prober.peers[i].geo-tag} → PROBER_PEERS_0_GEOTAG. */
+  /**
+   * Spring's canonical environment variable: {@code prober.peers[i].geo-tag} →
+   * PROBER_PEERS_0_GEOTAG.
+   */
   static String environment(String property) {
     return property
         .replaceAll("\\[[a-z0-9]*]", "_0")
@@ -392,7 +402,9 @@ class ConfigurationDocTest {
     return properties;
   }
 
-  /** A metadata default as the page writes it: {@code 30s}, {@code true}, {@code 80}, {@code a,b}. */
+  /**
+   * A metadata default as the page writes it: {@code 30s}, {@code true}, {@code 80}, {@code a,b}.
+   */
   private static String text(JsonNode value) {
     if (value.isArray()) {
       List<String> items = new ArrayList<>();
@@ -407,7 +419,8 @@ class ConfigurationDocTest {
 
   /** Metric names with a Cairn prefix written as string literals in the services' main code. */
   private static Set<String> metricNames() throws IOException {
-    Pattern literal = Pattern.compile("\"((?:" + String.join("|", SERVICES.keySet()) + ")\\.[a-z.]+)\"");
+    Pattern literal =
+        Pattern.compile("\"((?:" + String.join("|", SERVICES.keySet()) + ")\\.[a-z.]+)\"");
     Set<String> names = new TreeSet<>();
     try (Stream<Path> sources = Files.walk(Path.of(".."), 12)) {
       sources

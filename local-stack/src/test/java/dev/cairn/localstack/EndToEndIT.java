@@ -163,4 +163,25 @@ class EndToEndIT {
             "responder.snapshot.names");
     assertThat(wrong).as("meters that docs/operations.md does not describe as they are").isEmpty();
   }
+
+  @Test
+  @Order(7)
+  void everyServicesHealthGroupsHoldWhatTheOperationsGuideSays() throws Exception {
+    Cluster cluster = stack.cluster(PipelineScenario.CLUSTER);
+    Map<String, java.util.Set<String>> readiness = HealthDocs.readiness();
+    Map<String, java.util.Set<String>> liveness = HealthDocs.liveness(readiness.keySet());
+    assertThat(readiness.keySet())
+        .as("services in the Health table")
+        .containsExactlyInAnyOrderElementsOf(Cluster.SERVICES);
+    assertThat(liveness.keySet()).containsExactlyInAnyOrderElementsOf(Cluster.SERVICES);
+    for (String service : Cluster.SERVICES) {
+      String port = cluster.actuatorPort(service);
+      assertThat(HealthDocs.components(port, "readiness"))
+          .as("%s /actuator/health/readiness", service)
+          .containsExactlyInAnyOrderElementsOf(readiness.get(service));
+      assertThat(HealthDocs.components(port, "liveness"))
+          .as("%s /actuator/health/liveness", service)
+          .containsExactlyInAnyOrderElementsOf(liveness.get(service));
+    }
+  }
 }

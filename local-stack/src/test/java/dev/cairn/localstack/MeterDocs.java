@@ -30,7 +30,8 @@ final class MeterDocs {
 
   static final Path OPERATIONS = Path.of("..", "docs", "operations.md");
 
-  private static final Pattern ROW = Pattern.compile("^\\| (`[^|]+) \\| ([^|]+) \\| (.*?) \\| .*\\|$");
+  private static final Pattern ROW =
+      Pattern.compile("^\\| (`[^|]+) \\| ([^|]+) \\| (.*?) \\| .*\\|$");
   private static final Pattern CODE = Pattern.compile("`([^`]+)`");
 
   /** A documented meter: its type as the page writes it and the tag keys it lists. */
@@ -104,8 +105,7 @@ final class MeterDocs {
         continue;
       }
       if (!typeMatches(doc.type(), meter)) {
-        wrong.add(
-            service + ": " + name + " is a " + kind(meter) + ", the page says " + doc.type());
+        wrong.add(service + ": " + name + " is a " + kind(meter) + ", the page says " + doc.type());
       }
       for (Tag tag : meter.getId().getTags()) {
         if (!doc.tags().contains(tag.getKey())) {
