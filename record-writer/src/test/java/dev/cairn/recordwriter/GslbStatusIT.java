@@ -328,7 +328,11 @@ class GslbStatusIT {
         .contains(uid)
         .contains("\"lastWrite\"")
         .contains("DONE");
-    assertThat(writer.get("/api/v1/gslb-status/nowhere/nothing").statusCode()).isEqualTo(404);
+    // neither an embedded ingress nor an annotated Ingress: the two parts are left out
+    assertThat(body).doesNotContain("\"embeddedIngress\"").doesNotContain("\"fromIngress\"");
+    var unknown = writer.get("/api/v1/gslb-status/nowhere/nothing");
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(unknown.body()).contains("\"error\":\"not-found\"").contains("Gslb nowhere/nothing");
   }
 
   @Test

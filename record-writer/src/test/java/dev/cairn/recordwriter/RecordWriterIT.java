@@ -599,8 +599,21 @@ class RecordWriterIT {
   }
 
   @Test
-  void explainsUnknownObjectsWith404() {
-    assertThat(writer.get("/api/v1/records/nowhere/nothing").statusCode()).isEqualTo(404);
+  void explainsUnknownObjectsAndBadQueriesWithAnErrorBody() {
+    var unknown = writer.get("/api/v1/records/nowhere/nothing");
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(unknown.body())
+        .contains("\"error\":\"not-found\"")
+        .contains("no DNSEndpoint nowhere/nothing");
+    var badState = writer.get("/api/v1/records?state=FOO");
+    assertThat(badState.statusCode()).isEqualTo(400);
+    assertThat(badState.body())
+        .contains("\"error\":\"bad-request\"")
+        .contains("state must be one of PUBLISHED, ")
+        .contains("got 'FOO'");
+    var noFilter = writer.get("/api/v1/records");
+    assertThat(noFilter.statusCode()).isEqualTo(400);
+    assertThat(noFilter.body()).contains("?source=").contains("?state=");
   }
 
   @Test

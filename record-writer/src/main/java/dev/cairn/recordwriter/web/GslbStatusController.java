@@ -1,5 +1,6 @@
 package dev.cairn.recordwriter.web;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.recordwriter.ingress.GslbFromIngressPlan;
 import dev.cairn.recordwriter.ingress.IngressPlan;
@@ -15,7 +16,6 @@ import dev.cairn.recordwriter.status.GslbStatusForm;
 import dev.cairn.recordwriter.status.GslbStatusPlan;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.Map;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -60,18 +60,19 @@ public final class GslbStatusController {
    * @param live the Gslb as it is, or {@code null} when it does not exist (or is not watched)
    * @param report the writer's last conclusion and write, or {@code null} if it never planned it
    * @param embeddedIngress the last plan of the Ingress created from {@code spec.ingress} (action,
-   *     detail, last write, when), or {@code null} when the Gslb embeds none
+   *     detail, last write, when); left out when the Gslb embeds none
    * @param fromIngress the last plan of the Gslb made from the annotations of the Ingress of its
-   *     name (action, detail, last write, when), or {@code null} when there is nothing to report
-   *     (no such Ingress, or the Gslb follows it)
+   *     name (action, detail, last write, when); left out when there is nothing to report (no such
+   *     Ingress, or the Gslb follows it)
    */
   public record Explanation(
       GslbStatus desired,
       Map<String, Object> desiredStatus,
       LiveView live,
       GslbStatusReport report,
-      WriteState<IngressPlan.Action> embeddedIngress,
-      WriteState<GslbFromIngressPlan.Action> fromIngress) {}
+      @JsonInclude(JsonInclude.Include.NON_NULL) WriteState<IngressPlan.Action> embeddedIngress,
+      @JsonInclude(JsonInclude.Include.NON_NULL)
+          WriteState<GslbFromIngressPlan.Action> fromIngress) {}
 
   /**
    * A Gslb as it is.
@@ -84,8 +85,7 @@ public final class GslbStatusController {
 
   /** Explains the status of one Gslb; 404 when the writer knows nothing about it. */
   @GetMapping("/{namespace}/{name}")
-  public ResponseEntity<Explanation> explain(
-      @PathVariable String namespace, @PathVariable String name) {
+  public ResponseEntity<?> explain(@PathVariable String namespace, @PathVariable String name) {
     ObjectKey key = ObjectKey.of(namespace, name);
     GslbStatus desired = feed.get(GslbStatusPlan.KIND + "/" + key);
     LiveView live = cache.get(key).map(GslbStatusController::view).orElse(null);
@@ -97,7 +97,7 @@ public final class GslbStatusController {
         && report == null
         && ingress == null
         && fromIngress == null) {
-      return ResponseEntity.status(HttpStatus.NOT_FOUND).build();
+      return ApiError.notFound("the writer knows nothing about Gslb " + namespace + "/" + name);
     }
     return ResponseEntity.ok(
         new Explanation(

@@ -16,7 +16,7 @@ import dev.cairn.recordwriter.reconcile.RecordReports;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.springframework.http.HttpStatus;
+import java.util.stream.Stream;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -100,14 +100,18 @@ public final class RecordsController {
 
   /** Explains one DNSEndpoint; 404 when the writer knows nothing about it. */
   @GetMapping("/{namespace}/{name}")
-  public ResponseEntity<Explanation> explain(
-      @PathVariable String namespace, @PathVariable String name) {
+  public ResponseEntity<?> explain(@PathVariable String namespace, @PathVariable String name) {
     ObjectKey key = ObjectKey.of(namespace, name);
     Optional<RecordReport> report = reports.get(key);
     ObjectView object =
         cache.get(key).map(mapper::toCurrent).map(RecordsController::view).orElse(null);
     if (report.isEmpty() && object == null) {
-      return ResponseEntity.status(HttpStatus.NOT_FOUND).build();
+      return ApiError.notFound(
+          "the writer knows no DNSEndpoint "
+              + namespace
+              + "/"
+              + name
+              + " (it is named after the DNSEndpoint, not its source; see ?source=)");
     }
     String source = report.map(RecordReport::source).orElse(null);
     if (source == null && object != null && object.owned()) {
@@ -122,7 +126,7 @@ public final class RecordsController {
    * ?state=CONFLICT}, {@code IN_GRACE}, ...); 400 for an unknown state or no filter.
    */
   @GetMapping
-  public ResponseEntity<List<RecordReport>> list(
+  public ResponseEntity<?> list(
       @RequestParam(required = false) String state, @RequestParam(required = false) String source) {
     if (source != null) {
       return ResponseEntity.ok(reports.ofSource(source));
@@ -134,7 +138,12 @@ public final class RecordsController {
         }
       }
     }
-    return ResponseEntity.badRequest().build();
+    List<String> states = Stream.of(Outcome.State.values()).map(Enum::name).toList();
+    return ApiError.badRequest(
+        state == null
+            ? "use /api/v1/records/{namespace}/{name}, /api/v1/records?source=<Kind>/<namespace>/<name>"
+                + " or /api/v1/records?state=<state>"
+            : "state must be one of " + String.join(", ", states) + ", got '" + state + "'");
   }
 
   private DecisionView decision(String source) {

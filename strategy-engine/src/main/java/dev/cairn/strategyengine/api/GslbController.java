@@ -38,6 +38,9 @@ import tools.jackson.databind.node.ObjectNode;
  * }
  * </pre>
  *
+ * A field without a value is left out, as in the contract's JSON: {@code trustedUntil} but for an
+ * unreachable peer whose last answer is still trusted, {@code lastSuccess} and its age before the
+ * peer's first answer, {@code failingSince} and {@code failingForSeconds} but while it fails.
  * Unknown: 404; Kafka Streams not RUNNING: 503.
  */
 @RestController
@@ -103,8 +106,7 @@ class GslbController {
 
   private static void putAge(ObjectNode target, String field, JsonNode instant, Instant now) {
     if (instant == null || instant.isNull()) {
-      target.putNull(field);
-      return;
+      return; // as the instant it is taken from: a field without a value is left out
     }
     target.put(field, Duration.between(Instant.parse(instant.asString()), now).toSeconds());
   }

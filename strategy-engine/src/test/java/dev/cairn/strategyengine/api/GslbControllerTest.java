@@ -86,6 +86,61 @@ class GslbControllerTest {
   }
 
   @Test
+  void leavesOutTheFieldsAnAnsweringPeerHasNoValueFor() {
+    PeerReport peer =
+        new PeerReport(
+            "us",
+            "192.0.2.53:53",
+            "OK",
+            List.of("198.51.100.20"),
+            Instant.parse("2026-11-29T12:04:50Z"),
+            null,
+            Instant.parse("2026-11-29T12:04:50Z"),
+            "ANSWERED",
+            true,
+            null,
+            "answered");
+    GslbReport report =
+        new GslbReport(
+            "Gslb/shop/app",
+            "eu",
+            "roundRobin",
+            30L,
+            600L,
+            true,
+            "load-balancer status",
+            List.of("203.0.113.10"),
+            List.of(
+                new HostReport(
+                    "app.cloud.example.com",
+                    "Healthy",
+                    List.of(),
+                    true,
+                    List.of(peer),
+                    "ROUND_ROBIN",
+                    "every healthy cluster",
+                    Map.of("us", List.of("198.51.100.20")),
+                    List.of("198.51.100.20", "203.0.113.10"),
+                    null)),
+            List.of());
+
+    JsonNode answer =
+        controller
+            .explain(new GslbSnapshot(null, null, report), NOW)
+            .get("report")
+            .get("hosts")
+            .get(0)
+            .get("peers")
+            .get(0);
+
+    assertThat(answer.get("lastSuccessAgeSeconds").asLong()).isEqualTo(10);
+    assertThat(answer.get("observedAgeSeconds").asLong()).isEqualTo(10);
+    assertThat(answer.has("failingSince")).isFalse();
+    assertThat(answer.has("failingForSeconds")).isFalse();
+    assertThat(answer.has("trustedUntil")).isFalse();
+  }
+
+  @Test
   void answers503WhileStreamsIsNotRunning() throws Exception {
     mvc.perform(get("/api/v1/gslbs/shop/app"))
         .andExpect(status().isServiceUnavailable())
