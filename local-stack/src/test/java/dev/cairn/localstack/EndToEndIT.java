@@ -184,4 +184,29 @@ class EndToEndIT {
           .containsExactlyInAnyOrderElementsOf(liveness.get(service));
     }
   }
+
+  @Test
+  @Order(8)
+  void everyServicesInfoNamesItsBuildAndJava() throws Exception {
+    Cluster cluster = stack.cluster(PipelineScenario.CLUSTER);
+    for (String service : Cluster.SERVICES) {
+      java.net.http.HttpResponse<String> response =
+          java.net.http.HttpClient.newHttpClient()
+              .send(
+                  java.net.http.HttpRequest.newBuilder(
+                          java.net.URI.create(
+                              "http://127.0.0.1:"
+                                  + cluster.actuatorPort(service)
+                                  + "/actuator/info"))
+                      .build(),
+                  java.net.http.HttpResponse.BodyHandlers.ofString());
+      tools.jackson.databind.JsonNode info =
+          tools.jackson.databind.json.JsonMapper.builder().build().readTree(response.body());
+      assertThat(info.path("build").path("artifact").asString())
+          .as("%s /actuator/info build.artifact", service)
+          .isEqualTo(service);
+      assertThat(info.path("build").path("version").asString()).isNotBlank();
+      assertThat(info.path("java").path("version").asString()).isNotBlank();
+    }
+  }
 }
