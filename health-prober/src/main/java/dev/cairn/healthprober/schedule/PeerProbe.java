@@ -25,9 +25,12 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Probes one peer: a queue of hosts, drained asynchronously within the peer's bulkhead, behind the
@@ -49,6 +52,8 @@ import java.util.function.LongSupplier;
  */
 final class PeerProbe {
 
+  private static final Logger log = LoggerFactory.getLogger(PeerProbe.class);
+
   /** Told every outcome, on a DNS or scheduler thread. */
   interface Listener {
     /**
@@ -58,6 +63,16 @@ final class PeerProbe {
      *     threshold crossed), or {@code null} when only a different outcome can
      */
     Instant onOutcome(String geoTag, String host, ProbeOutcome outcome);
+
+    /**
+     * Told each change of the peer's circuit as it happens, on the thread whose call into the
+     * breaker made it (after it is logged).
+     *
+     * @param failureRate the failure rate that opened the circuit, or -1 where the new state starts
+     *     counting afresh (half-open, closed)
+     */
+    default void onCircuit(
+        String geoTag, CircuitBreaker.State from, CircuitBreaker.State to, float failureRate) {}
   }
 
   /**
@@ -116,6 +131,13 @@ final class PeerProbe {
   /** What to do when the liveness probe finds the peer unreachable. */
   private volatile Runnable onLivenessFailure;
 
+  /**
+   * The circuit state last reported. A change is noticed right after the call into the breaker that
+   * made it ({@link #noteCircuit}), not by an event consumer: with one, resilience4j builds an
+   * event object for every call.
+   */
+  private final AtomicReference<CircuitBreaker.State> circuit;
+
   /** Hosts whose state a real (trial) probe set during an open run: settled again. */
   private final Set<String> touched = ConcurrentHashMap.newKeySet();
 
@@ -149,6 +171,28 @@ final class PeerProbe {
     this.listener = listener;
     this.settler = settler;
     this.planGeneration = planGeneration;
+    this.circuit = new AtomicReference<>(breaker.getState());
+  }
+
+  /**
+   * Logs and reports a change of the circuit's state since the last one reported: called after each
+   * call that can move it (a permission asked for, an outcome recorded, a forced opening), so a
+   * transition is reported when it happens, including one that a later call undoes at once.
+   */
+  void noteCircuit() {
+    CircuitBreaker.State now = breaker.getState();
+    CircuitBreaker.State before = circuit.get();
+    if (before == now || !circuit.compareAndSet(before, now)) {
+      return;
+    }
+    float rate = breaker.getMetrics().getFailureRate();
+    var line = log.atWarn().addKeyValue("peer", geoTag).addKeyValue("from", before);
+    line = line.addKeyValue("to", now);
+    if (rate >= 0) {
+      line = line.addKeyValue("failureRate", rate);
+    }
+    line.log("peer circuit breaker changed state");
+    listener.onCircuit(geoTag, before, now, rate);
   }
 
   String geoTag() {
@@ -215,7 +259,9 @@ final class PeerProbe {
       enqueue(hosts);
       return;
     }
-    if (breaker.tryAcquirePermission()) { // half-open, or open and its wait is over: trial probes
+    boolean trial = breaker.tryAcquirePermission(); // half-open, or open and its wait is over
+    noteCircuit();
+    if (trial) {
       breaker.releasePermission();
       enqueue(hosts);
       return;
@@ -287,7 +333,9 @@ final class PeerProbe {
     do {
       int settled = 0;
       while (!closed && !queue.isEmpty()) {
-        if (!breaker.tryAcquirePermission()) {
+        boolean permitted = breaker.tryAcquirePermission();
+        noteCircuit();
+        if (!permitted) {
           if (!maySettle) {
             handOff = true;
             break;
@@ -564,6 +612,7 @@ final class PeerProbe {
         outcome.status() == ProbeStatus.TIMEOUT || outcome.status() == ProbeStatus.ERROR;
     if (transportFailure) {
       breaker.onError(elapsed, TimeUnit.NANOSECONDS, FAILED);
+      noteCircuit();
       lastFailure = outcome.status();
       Instant since = failureStart;
       if (since == null) {
@@ -581,6 +630,7 @@ final class PeerProbe {
               outcome.detail());
     } else {
       breaker.onSuccess(elapsed, TimeUnit.NANOSECONDS);
+      noteCircuit();
       if (outcome.status().reachable()) {
         failureStart = null;
       }

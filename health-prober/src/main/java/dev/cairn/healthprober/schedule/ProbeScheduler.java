@@ -112,8 +112,6 @@ public final class ProbeScheduler implements AutoCloseable {
   private final AnswerRecorder recorder;
   private final ConcurrentHashMap<String, HostQueries> queries = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, PeerProbe> probes = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, CircuitBreaker.State> circuitStates =
-      new ConcurrentHashMap<>();
   private final ScheduledExecutorService ticker;
   private final ScheduledExecutorService discoverer;
   private volatile HostPlan plan = HostPlan.empty();
@@ -268,19 +266,13 @@ public final class ProbeScheduler implements AutoCloseable {
     }
   }
 
-  /** Logs each peer whose circuit changed state since the last sweep, one line per change. */
+  /**
+   * Reports each peer's circuit change that no probe's own call noticed (the probes report theirs
+   * as they happen).
+   */
   private void logCircuitChanges() {
     for (PeerProbe p : probes.values()) {
-      CircuitBreaker.State now = p.breaker().getState();
-      CircuitBreaker.State before = circuitStates.put(p.geoTag(), now);
-      if (before != null && before != now) {
-        log.atWarn()
-            .addKeyValue("peer", p.geoTag())
-            .addKeyValue("from", before)
-            .addKeyValue("to", now)
-            .addKeyValue("failureRate", p.breaker().getMetrics().getFailureRate())
-            .log("peer circuit breaker changed state");
-      }
+      p.noteCircuit();
     }
   }
 
@@ -526,7 +518,7 @@ public final class ProbeScheduler implements AutoCloseable {
       }
       String name = "peer-" + peer.geoTag();
       // No event consumers: with one, resilience4j builds an event object for every call.
-      // State changes are logged by the sweep instead.
+      // Each probe reports its circuit's changes after its own calls into the breaker.
       CircuitBreaker breaker = breakers.circuitBreaker(name, settings.circuitBreaker());
       Bulkhead bulkhead = bulkheads.bulkhead(name, settings.bulkhead());
       PeerProbe probe =
@@ -551,7 +543,6 @@ public final class ProbeScheduler implements AutoCloseable {
       if (!peers.peers().containsKey(tag)) {
         withdrawDue = true;
         PeerProbe gone = probes.remove(tag);
-        circuitStates.remove(tag);
         gone.close();
         breakers.remove("peer-" + tag);
         bulkheads.remove("peer-" + tag);

@@ -11,6 +11,7 @@ import dev.cairn.healthprober.dns.DnsLookup;
 import dev.cairn.healthprober.dns.TestDnsServer;
 import dev.cairn.healthprober.kafka.Outbox;
 import dev.cairn.healthprober.peer.Peer;
+import dev.cairn.healthprober.probe.ProbeOutcome;
 import dev.cairn.healthprober.probe.RecordType;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
@@ -203,6 +204,88 @@ class PeerProbeIT {
       // no second attempt: the outcome is the first attempt's timeout (with retries, the second
       // and third attempts would have gone out before it)
       assertThat(dead.totalQueries()).isEqualTo(2);
+    } finally {
+      settler.shutdownNow();
+    }
+  }
+
+  /**
+   * Each change of the circuit is reported when the call that made it returns, on that call's
+   * thread: no sweep runs here, and the half-open state, which the next trial probes end within
+   * milliseconds, is reported too.
+   */
+  @Test
+  void reportsEachCircuitChangeWhenItHappens() throws Exception {
+    ExecutorService settler = Executors.newSingleThreadExecutor(r -> new Thread(r, "test-settler"));
+    try (TestDnsServer peer = TestDnsServer.start("127.0.0.1", "cloud.test");
+        DnsClient client = new DnsClient(new DnsClient.Settings(1, 1232, 1))) {
+      String host = "h0.cloud.test";
+      peer.answer("localtargets-" + host, "192.0.2.1");
+      peer.blackHole(true);
+      MutableClock breakerClock = new MutableClock(Instant.parse("2026-12-02T12:00:00Z"));
+      CircuitBreaker breaker =
+          CircuitBreaker.of(
+              "peer-us",
+              CircuitBreakerConfig.custom()
+                  .slidingWindow(1, 1, CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+                  .failureRateThreshold(100)
+                  .permittedNumberOfCallsInHalfOpenState(1)
+                  .waitDurationInOpenState(Duration.ofSeconds(10))
+                  .clock(breakerClock)
+                  .build());
+      HostQueries queries = queries(client, host);
+      List<String> changes = new java.util.concurrent.CopyOnWriteArrayList<>();
+      PeerProbe probe =
+          new PeerProbe(
+              new Peer("us", List.of(peer.address())),
+              breaker,
+              oneAtATime(),
+              new DnsLookup(client, 64),
+              h -> h.equals(host) ? queries : null,
+              new PeerProbe.Settings(Duration.ofMillis(100), 1),
+              Clock.systemUTC(),
+              new ProbeMetrics(new SimpleMeterRegistry()),
+              new PeerProbe.Listener() {
+                @Override
+                public Instant onOutcome(String geoTag, String h, ProbeOutcome outcome) {
+                  return null;
+                }
+
+                @Override
+                public void onCircuit(
+                    String geoTag,
+                    CircuitBreaker.State from,
+                    CircuitBreaker.State to,
+                    float failureRate) {
+                  changes.add(
+                      geoTag
+                          + " "
+                          + from
+                          + "->"
+                          + to
+                          + " "
+                          + failureRate
+                          + " on "
+                          + Thread.currentThread().getName());
+                }
+              },
+              settler,
+              () -> 0);
+
+      probe.enqueue(List.of(host)); // times out: the one-call window opens the circuit
+      await().until(() -> breaker.getState() == CircuitBreaker.State.OPEN);
+      await().until(() -> changes.size() == 1);
+      assertThat(changes).containsExactly("us CLOSED->OPEN 100.0 on cairn-dns-reader");
+
+      peer.blackHole(false);
+      probe.round(List.of(host)); // within the open wait: settled, no query, no change
+      assertThat(changes).hasSize(1);
+      breakerClock.advance(Duration.ofSeconds(11)); // past the wait: the round sends a trial probe
+      probe.round(List.of(host));
+      await().until(() -> breaker.getState() == CircuitBreaker.State.CLOSED);
+      await().until(() -> changes.size() == 3);
+      assertThat(changes.get(1)).startsWith("us OPEN->HALF_OPEN -1.0 on ");
+      assertThat(changes.get(2)).isEqualTo("us HALF_OPEN->CLOSED -1.0 on cairn-dns-reader");
     } finally {
       settler.shutdownNow();
     }
