@@ -7,6 +7,7 @@ import static dev.cairn.recordwriter.TestDecisions.withdraw;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.commonmodel.ObjectRef;
 import dev.cairn.commonmodel.decision.Disposition;
 import dev.cairn.commonmodel.decision.DnsRecord;
 import dev.cairn.commonmodel.decision.Explanation;
@@ -304,6 +305,72 @@ class RecordWriterIT {
         .isEqualTo(before.getMetadata().getResourceVersion());
     assertThat(methods("foreign", "web")).doesNotContain("PUT", "PATCH", "DELETE");
     assertThat(writer.counter("cairn.writer.foreign.refused")).isGreaterThanOrEqualTo(1);
+  }
+
+  /**
+   * A refused claim is reported while it is made and no longer once its source is gone: the name
+   * leaves {@code ?state=CONFLICT}, while the foreign object holding it is still shown.
+   */
+  @Test
+  void forgetsARefusedClaimOnceItsSourceIsGone() {
+    api.create(foreign("unclaimed", objectName("web"), "k8gb"));
+    decisions.send(publish("unclaimed", "web", "192.0.2.41"));
+    await()
+        .atMost(WAIT)
+        .until(
+            () -> writer.get("/api/v1/records?state=CONFLICT"),
+            r -> r.body().contains("\"namespace\":\"unclaimed\""));
+
+    decisions.tombstone("HTTPRoute/unclaimed/web");
+
+    await()
+        .atMost(WAIT)
+        .until(
+            () -> writer.get("/api/v1/records?state=CONFLICT"),
+            r -> r.statusCode() == 200 && !r.body().contains("\"namespace\":\"unclaimed\""));
+    HttpResponse<String> explain = writer.get("/api/v1/records/unclaimed/" + objectName("web"));
+    assertThat(explain.statusCode()).isEqualTo(200);
+    assertThat(explain.body()).contains("\"report\":null").contains("\"owned\":false");
+  }
+
+  /**
+   * A claim refused because another Cairn source holds the name shows on the holder's report, and
+   * {@code ?source=} of the refused source lists that report.
+   */
+  @Test
+  void listsTheNameARefusedSourceClaimsUnderItsSource() {
+    decisions.send(publish("claimed", "web", "192.0.2.42"));
+    awaitTargets("claimed", "web", "192.0.2.42");
+    String gslb = "Gslb/claimed/" + objectName("web");
+    decisions.send(
+        new TargetDecision(
+            ObjectRef.of("Gslb", "claimed", objectName("web")),
+            "k8gb.io/v1beta1",
+            "uid-gslb",
+            "claimed",
+            objectName("web"),
+            Disposition.PUBLISH,
+            List.of(DnsRecord.of("gslb.claimed.example.com", "A", 30, List.of("192.0.2.43"))),
+            Map.of("k8gb.io/dnstype", "local"),
+            null,
+            Explanation.of("published"),
+            List.of()));
+
+    HttpResponse<String> bySource =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> writer.get("/api/v1/records?source=" + gslb),
+                r -> r.body().contains("CLAIMED_BY_OTHER_SOURCE"));
+    assertThat(bySource.body())
+        .contains("\"source\":\"HTTPRoute/claimed/web\"")
+        .contains("\"claimant\":\"" + gslb + "\"");
+
+    decisions.tombstone(gslb);
+
+    await()
+        .atMost(WAIT)
+        .until(() -> writer.get("/api/v1/records?source=" + gslb), r -> r.body().equals("[]"));
   }
 
   /**

@@ -448,6 +448,7 @@ public final class RecordReconciler {
     for (ObjectKey key : batch) {
       if (!plan.outcomes().containsKey(key)) {
         cancelForeignRecheck(key); // no decision wants the name any more
+        reports.unclaimed(key);
       }
     }
     forgetUntimedEvents(batch, plan);

@@ -25,9 +25,17 @@ public final class RecordReports {
     return Optional.ofNullable(reports.get(key));
   }
 
-  /** The reports of every object a source wants or holds. */
+  /**
+   * The reports of every object a source wants or holds: its own, and those of the names it claims
+   * that another source holds (the refused claim is in their {@code conflicts}).
+   */
   public List<RecordReport> ofSource(String source) {
-    return reports.values().stream().filter(r -> source.equals(r.source())).toList();
+    return reports.values().stream()
+        .filter(
+            r ->
+                source.equals(r.source())
+                    || r.conflicts().stream().anyMatch(c -> source.equals(c.claimant())))
+        .toList();
   }
 
   /** Every report in a given state. */
@@ -66,6 +74,14 @@ public final class RecordReports {
 
   void decisionChanged(String source) {
     invalidDecisions.remove(source);
+  }
+
+  /**
+   * Drops the report of a refused claim once nothing claims the name any more: it would go on
+   * listing a claim that no longer exists under {@code ?state=CONFLICT}.
+   */
+  void unclaimed(ObjectKey key) {
+    reports.computeIfPresent(key, (k, r) -> r.state() == Outcome.State.CONFLICT ? null : r);
   }
 
   /** Drops the reports of objects that no longer exist and that nothing wants. */
