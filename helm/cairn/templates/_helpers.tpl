@@ -16,6 +16,18 @@ and `.Values.global` the shared settings.
 {{- end -}}
 {{- end -}}
 
+{{/*
+Another service's name in this release, as cairn.fullname names it without a fullnameOverride:
+(dict "root" . "service" "dns-responder").
+*/}}
+{{- define "cairn.defaultFullname" -}}
+{{- if contains .service .root.Release.Name -}}
+{{- .root.Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .root.Release.Name .service | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
 {{- define "cairn.selectorLabels" -}}
 app.kubernetes.io/name: {{ .Chart.Name }}
 app.kubernetes.io/instance: {{ .Release.Name }}
@@ -374,6 +386,9 @@ spec:
             {{- with .volumeMounts }}
             {{- toYaml . | nindent 12 }}
             {{- end }}
+            {{- with $values.extraVolumeMounts }}
+            {{- toYaml . | nindent 12 }}
+            {{- end }}
       volumes:
         - name: config
           configMap:
@@ -381,6 +396,9 @@ spec:
         - name: tmp
           emptyDir: {}
         {{- with .volumes }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+        {{- with $values.extraVolumes }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
       {{- with $values.nodeSelector }}

@@ -13,7 +13,7 @@ responder:
     {{- range $g.dnsZones }}
     - name: {{ .loadBalancedZone | quote }}
       {{- with .dnsZoneNegTTL }}
-      negative-ttl: {{ printf "%vs" . | quote }}
+      negative-ttl: {{ printf "%ds" (int64 .) | quote }}
       {{- end }}
       {{- if and .parentZone $g.clusterGeoTag }}
       {{- /* The apex NS are the names the parent delegates to, as in k8gb. */}}

@@ -8,6 +8,8 @@ prober:
   {{- with $g.dnsResolver }}
   default-resolver: {{ . | quote }}
   {{- end }}
+  default-split-brain-threshold: {{ printf "%ds" (int64 $g.splitBrainThresholdSeconds) | quote }}
+  resolve-target-hostnames: {{ $g.resolveTargetHostnames }}
   {{- with $g.peers }}
   peers:
     {{- range . }}

@@ -13,12 +13,14 @@ writer:
     enabled: true
     geo-tag: {{ include "cairn.requiredGeoTag" . | quote }}
     glue-prefix: {{ $g.glueAPrefix | quote }}
-    ttl: {{ printf "%vs" $g.nsRecordTTL | quote }}
+    ttl: {{ printf "%ds" (int64 $g.nsRecordTTL) | quote }}
     peer-geo-tags: {{ include "cairn.peerGeoTags" $g }}
     {{- if $g.clusterExposedIPs }}
     addresses: {{ toJson $g.clusterExposedIPs }}
     {{- else }}
-    service: {{ printf "%s/%s-dns-responder-dns" .Release.Namespace .Release.Name | quote }}
+    {{- /* The responder's DNS Service, named as the responder chart names it (set
+           writer.delegation.service in record-writer.config after a dns-responder.fullnameOverride). */}}
+    service: {{ printf "%s/%s-dns" .Release.Namespace (include "cairn.defaultFullname" (dict "root" . "service" "dns-responder")) | quote }}
     {{- end }}
     zones:
       {{- if not $g.dnsZones }}

@@ -10,8 +10,10 @@ engine:
   {{- with $g.dnsResolver }}
   dns-resolver: {{ . | quote }}
   {{- end }}
+  resolve-target-hostnames: {{ $g.resolveTargetHostnames }}
   gslb:
     geo-tag: {{ include "cairn.requiredGeoTag" . | quote }}
+    split-brain-threshold: {{ printf "%ds" (int64 $g.splitBrainThresholdSeconds) | quote }}
     {{- with $g.dnsZones }}
     zones:
       {{- range . }}

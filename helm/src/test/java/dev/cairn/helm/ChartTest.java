@@ -506,6 +506,9 @@ class ChartTest {
         "global.clusterExposedIPs[0]         | lb.example.com   | global.clusterExposedIPs.0",
         "global.edgeDNSServers[0]            | ns.example.com   | global.edgeDNSServers.0",
         "global.dnsResolver                  | dns.example.com  | global.dnsResolver",
+        "global.dnsResolver                  | cafe:53          | global.dnsResolver",
+        "global.edgeDNSServers[0]            | dead:53          | global.edgeDNSServers.0",
+        "global.splitBrainThresholdSeconds   | 0                | global.splitBrainThresholdSeconds",
         "global.topics.prefix                | eu/              | global.topics.prefix",
         "global.topics.partitions            | 0                | global.topics.partitions",
         "global.logLevel                     | verbose          | global.logLevel",
@@ -527,6 +530,50 @@ class ChartTest {
             render(with("global.peers[0].geoTag", "us", "global.peers[0].servers[0]", server))
                 .settingsText("health-prober"))
         .contains(server);
+  }
+
+  /**
+   * A release whose name holds "dns-responder" names the responder after the release alone; the
+   * writer's delegation and the install notes follow it.
+   */
+  @Test
+  void theWriterFindsTheResponderServiceWhateverTheReleaseIsCalled() {
+    Map<String, Object> values = with("global.publishDelegation", true);
+    values.put("global.dnsZones[0].parentZone", "example.com");
+    RenderedChart chart = RenderedChart.render(values, "edge-dns-responder");
+
+    assertThat(chart.get(Service.class, "edge-dns-responder-dns")).isNotNull();
+    assertThat(chart.settingsText("record-writer", "edge-dns-responder"))
+        .contains("service: cairn-system/edge-dns-responder-dns");
+  }
+
+  /** A GeoIP database for the responder: a volume of the user's, mounted where the setting says. */
+  @Test
+  void extraVolumesAreMountedIntoTheService() {
+    Map<String, Object> values =
+        with(
+            "dns-responder.extraVolumes[0].name", "geoip",
+            "dns-responder.extraVolumes[0].configMap.name", "geoip-db",
+            "dns-responder.extraVolumeMounts[0].name", "geoip",
+            "dns-responder.extraVolumeMounts[0].mountPath", "/etc/geoip",
+            "dns-responder.extraVolumeMounts[0].readOnly", true,
+            "dns-responder.config.responder.geoip.database", "/etc/geoip/GeoLite2-City.mmdb");
+    Deployment responder = render(values).deployment("dns-responder");
+
+    assertThat(responder.getSpec().getTemplate().getSpec().getVolumes())
+        .anySatisfy(
+            v -> {
+              assertThat(v.getName()).isEqualTo("geoip");
+              assertThat(v.getConfigMap().getName()).isEqualTo("geoip-db");
+            });
+    assertThat(container(responder).getVolumeMounts())
+        .anySatisfy(
+            m -> {
+              assertThat(m.getMountPath()).isEqualTo("/etc/geoip");
+              assertThat(m.getReadOnly()).isTrue();
+            });
+    assertThat(RenderedChart.failure(with("dns-responder.extraVolumeMounts[0].name", "geoip")))
+        .contains("mountPath");
   }
 
   @Test

@@ -81,6 +81,17 @@ final class RenderedChart {
     return new RenderedChart(template.call());
   }
 
+  /** Renders with a values file (numbers read as YAML, as `helm install -f` reads them). */
+  static RenderedChart render(Path valuesFile) {
+    return new RenderedChart(
+        new Helm(CHART)
+            .template()
+            .withName(RELEASE)
+            .withNamespace(NAMESPACE)
+            .withValuesFile(valuesFile)
+            .call());
+  }
+
   static RenderedChart render() {
     return render(minimalValues());
   }

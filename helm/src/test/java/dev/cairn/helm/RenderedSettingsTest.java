@@ -152,6 +152,78 @@ class RenderedSettingsTest {
   }
 
   @Test
+  void theSplitBrainThresholdAndHostnameResolutionReachTheProberAndTheEngineAlike()
+      throws IOException {
+    Map<String, Object> values = globals();
+    values.put("global.splitBrainThresholdSeconds", 120);
+    values.put("global.resolveTargetHostnames", true);
+    RenderedChart chart = render(values);
+
+    ProberProperties prober =
+        proberBinder(load(chart, "health-prober")).bind("prober", ProberProperties.class).get();
+    StrategyEngineProperties engine =
+        Binder.get(load(chart, "strategy-engine"))
+            .bind("engine", StrategyEngineProperties.class)
+            .get();
+    assertThat(prober.defaultSplitBrainThreshold()).isEqualTo(Duration.ofSeconds(120));
+    assertThat(engine.gslb().splitBrainThreshold()).isEqualTo(Duration.ofSeconds(120));
+    assertThat(prober.resolveTargetHostnames()).isTrue();
+    assertThat(engine.resolveTargetHostnames()).isTrue();
+
+    RenderedChart defaults = render(globals());
+    assertThat(
+            proberBinder(load(defaults, "health-prober"))
+                .bind("prober", ProberProperties.class)
+                .get()
+                .defaultSplitBrainThreshold())
+        .isEqualTo(Duration.ofSeconds(300));
+  }
+
+  /**
+   * Seconds of a million or more from a values file: Helm reads YAML numbers as floats, which a
+   * plain {@code %v} printed as {@code 1e+06}, a duration no service reads.
+   */
+  @Test
+  void largeSecondsFromAValuesFileStayWholeNumbers() throws IOException {
+    Path values = etcCairn.resolve("values.yaml");
+    Files.writeString(
+        values,
+        """
+        global:
+          clusterGeoTag: eu
+          dnsZones:
+            - {loadBalancedZone: cloud.example.com, parentZone: example.com, dnsZoneNegTTL: 1000000}
+          publishDelegation: true
+          nsRecordTTL: 2000000
+          splitBrainThresholdSeconds: 3000000
+        """);
+    RenderedChart chart = RenderedChart.render(values);
+
+    assertThat(
+            Binder.get(load(chart, "record-writer"))
+                .bind("writer", WriterProperties.class)
+                .get()
+                .delegation()
+                .ttl())
+        .isEqualTo(Duration.ofSeconds(2_000_000));
+    assertThat(
+            Binder.get(load(chart, "dns-responder"))
+                .bind("responder", ResponderProperties.class)
+                .get()
+                .zones()
+                .get(0)
+                .negativeTtl())
+        .isEqualTo(Duration.ofSeconds(1_000_000));
+    assertThat(
+            Binder.get(load(chart, "strategy-engine"))
+                .bind("engine", StrategyEngineProperties.class)
+                .get()
+                .gslb()
+                .splitBrainThreshold())
+        .isEqualTo(Duration.ofSeconds(3_000_000));
+  }
+
+  @Test
   void theDelegationsGlueIsTheClustersExposedIpsWhenSet() throws IOException {
     Map<String, Object> values = globals();
     values.put("global.publishDelegation", true);
