@@ -23,5 +23,10 @@ public enum ChangeReason {
   /** No targets and the object publishes no endpoints either, so there is nothing to keep. */
   NOTHING_TO_KEEP,
   /** Every name the decision publishes is kept by another of Cairn's DNSEndpoints: deleted. */
-  NAMES_HELD_ELSEWHERE
+  NAMES_HELD_ELSEWHERE,
+  /**
+   * A Gslb without targets: its {@code localtargets-<host>} records are withdrawn at once, while
+   * its host records are kept for the grace period (they tell peers whether this cluster serves).
+   */
+  LOCAL_TARGETS_WITHDRAWN
 }

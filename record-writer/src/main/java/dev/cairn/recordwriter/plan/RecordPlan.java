@@ -17,6 +17,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -125,6 +126,14 @@ public final class RecordPlan {
     }
     return Optional.empty();
   }
+
+  /** The source key prefix of a Gslb's decisions. */
+  static final String GSLB_SOURCE_PREFIX = "Gslb/";
+
+  /**
+   * The name prefix of the records through which peers learn whether this cluster serves a host.
+   */
+  static final String LOCAL_TARGETS_PREFIX = "localtargets-";
 
   private record Claim(String source, TargetDecision decision) {}
 
@@ -443,7 +452,20 @@ public final class RecordPlan {
             window);
         return;
       }
-      List<Endpoint> kept = withoutNamesHeldElsewhere(key, winner, c.endpoints(), conflicts);
+      List<Endpoint> named = withoutNamesHeldElsewhere(key, winner, c.endpoints(), conflicts);
+      List<Endpoint> kept = withoutLocalTargets(winner, named);
+      if (kept.isEmpty() && !named.isEmpty()) {
+        delete(
+            key,
+            c,
+            winner.source(),
+            ChangeReason.LOCAL_TARGETS_WITHDRAWN,
+            "no targets, and a Gslb's localtargets records are never kept: they tell peers"
+                + " whether this cluster serves",
+            conflicts,
+            window);
+        return;
+      }
       if (kept.isEmpty()) {
         delete(
             key,
@@ -470,9 +492,11 @@ public final class RecordPlan {
                 ? ChangeReason.GRACE_RESET
                 : persist
                     ? ChangeReason.GRACE_START
-                    : kept.size() != c.endpoints().size()
-                        ? ChangeReason.NAMES_HELD_ELSEWHERE
-                        : ChangeReason.ADOPT;
+                    : kept.size() != named.size()
+                        ? ChangeReason.LOCAL_TARGETS_WITHDRAWN
+                        : kept.size() != c.endpoints().size()
+                            ? ChangeReason.NAMES_HELD_ELSEWHERE
+                            : ChangeReason.ADOPT;
         updates.add(new Update(c, keep, reason));
       }
       outcome(
@@ -486,6 +510,25 @@ public final class RecordPlan {
           conflicts,
           window,
           reset);
+    }
+
+    /**
+     * The endpoints a Gslb keeps through its grace period: all but its {@code localtargets-<host>}
+     * records. Those say that this cluster serves the host now (k8gb.md §3); a peer that still
+     * found them would count this cluster as serving for as long as the grace period lasts. Other
+     * sources keep everything.
+     */
+    List<Endpoint> withoutLocalTargets(Claim winner, List<Endpoint> endpoints) {
+      if (!winner.source().startsWith(GSLB_SOURCE_PREFIX)) {
+        return endpoints;
+      }
+      List<Endpoint> kept = new ArrayList<>(endpoints.size());
+      for (Endpoint e : endpoints) {
+        if (!e.dnsName().toLowerCase(Locale.ROOT).startsWith(LOCAL_TARGETS_PREFIX)) {
+          kept.add(e);
+        }
+      }
+      return kept.size() == endpoints.size() ? endpoints : kept;
     }
 
     /**

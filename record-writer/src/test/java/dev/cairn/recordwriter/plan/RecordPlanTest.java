@@ -426,6 +426,44 @@ class RecordPlanTest {
       assertThat(p.changes().deletes()).hasSize(1);
     }
 
+    /** A Gslb keeps its host records through the grace period, never its localtargets records. */
+    @Test
+    void aGslbWithoutTargetsWithdrawsItsLocalTargetsAtOnceAndKeepsItsHostRecords() {
+      Decision gslb = new Decision(ObjectRef.of("Gslb", "shop", "app"), "shop", "app");
+      Endpoint host = endpointA("app.cloud.example.com", "192.0.2.10");
+      Endpoint local = endpointA("localtargets-app.cloud.example.com", "192.0.2.10");
+      CurrentRecord current = gslb.owned(host, local).build();
+
+      Plan p = plan(List.of(current), complete(gslb.noTargets()));
+
+      Update u = p.changes().updates().get(0);
+      assertThat(u.reason()).isEqualTo(ChangeReason.GRACE_START);
+      assertThat(u.desired().endpoints()).containsExactly(host);
+      assertThat(p.outcomes().get(gslb.key()).state()).isEqualTo(State.IN_GRACE);
+
+      // a grace period begun before: its localtargets records go at the next plan
+      CurrentRecord inGrace = gslb.owned(host, local).staleSince("2026-03-14T11:58:00Z").build();
+      Update later = plan(List.of(inGrace), complete(gslb.noTargets())).changes().updates().get(0);
+      assertThat(later.reason()).isEqualTo(ChangeReason.LOCAL_TARGETS_WITHDRAWN);
+      assertThat(later.desired().endpoints()).containsExactly(host);
+      assertThat(later.desired().staleSince()).isEqualTo("2026-03-14T11:58:00Z");
+
+      // nothing but localtargets records: nothing to keep
+      CurrentRecord onlyLocal = gslb.owned(local).build();
+      assertThat(plan(List.of(onlyLocal), complete(gslb.noTargets())).changes().deletes())
+          .containsExactly(new Delete(onlyLocal, ChangeReason.LOCAL_TARGETS_WITHDRAWN));
+    }
+
+    @Test
+    void aRouteKeepsEveryRecordThroughItsGracePeriodWhateverItsName() {
+      Endpoint named = endpointA("localtargets-blog.example.com", "192.0.2.10");
+      CurrentRecord current = web.owned(named).build();
+
+      Plan p = plan(List.of(current), complete(web.noTargets()));
+
+      assertThat(p.changes().updates().get(0).desired().endpoints()).containsExactly(named);
+    }
+
     @Test
     void deletesAtOnceWhenTheGracePeriodIsZero() {
       CurrentRecord current = web.owned(webV1Published).build();
