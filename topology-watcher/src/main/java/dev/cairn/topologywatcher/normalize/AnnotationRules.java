@@ -60,8 +60,9 @@ final class AnnotationRules {
           Map.entry(EXTERNAL_DNS_HOSTNAME, (f, v) -> eachItem(f, v, Hostnames::checkPattern)),
           Map.entry(K3S_EXTERNAL_IP, (f, v) -> eachItem(f, v, AnnotationRules::ip)),
           Map.entry(K3S_EXTERNAL_DNS, (f, v) -> eachItem(f, v, Hostnames::check)),
-          Map.entry(K8GB + "exposed-ip-addresses", (f, v) -> eachItem(f, v, AnnotationRules::ip)),
-          Map.entry(K8GB + "exposed-hostnames", (f, v) -> eachItem(f, v, Hostnames::check)),
+          Map.entry(
+              K8GB + "exposed-ip-addresses", (f, v) -> eachIndexedItem(f, v, AnnotationRules::ip)),
+          Map.entry(K8GB + "exposed-hostnames", (f, v) -> eachIndexedItem(f, v, Hostnames::check)),
           Map.entry(K8GB + "hostname", Hostnames::check),
           Map.entry(K8GB + "dns-ttl-seconds", AnnotationRules::k8gbTtl),
           Map.entry(K8GB + "strategy", AnnotationRules::strategy),
@@ -255,6 +256,27 @@ final class AnnotationRules {
       Optional<Problem> problem = check.apply(field, trimmed);
       if (problem.isPresent()) {
         return problem;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * As {@link #eachItem}, but the item is named by its index, as the strategy-engine names the
+   * items of a Gslb's local-target annotations ({@code metadata.annotations[<key>][2]}, the item as
+   * written), so that the two report one problem, not two.
+   */
+  private static Optional<Problem> eachIndexedItem(
+      String field, String value, BiFunction<String, String, Optional<Problem>> check) {
+    String[] items = value.split(",", -1);
+    for (int i = 0; i < items.length; i++) {
+      String trimmed = items[i].strip();
+      if (trimmed.isEmpty()) {
+        continue;
+      }
+      Optional<Problem> problem = check.apply(field, trimmed);
+      if (problem.isPresent()) {
+        return Optional.of(new Problem(field + "[" + i + "]", items[i], problem.get().reason()));
       }
     }
     return Optional.empty();

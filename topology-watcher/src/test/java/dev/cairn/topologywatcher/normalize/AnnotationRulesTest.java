@@ -88,4 +88,28 @@ class AnnotationRulesTest {
     assertThat(AnnotationRules.NODE.isRelevant(key)).isEqualTo(node);
     assertThat(AnnotationRules.GSLB.isRelevant(key)).isEqualTo(gslb);
   }
+
+  /**
+   * A Gslb's local-target annotations name the bad item by its index and as written, exactly as the
+   * strategy-engine does (scenario invalid-exposed-ip-annotation), so the decision carries the
+   * problem once.
+   */
+  @ParameterizedTest(name = "{0}={1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "k8gb.io/exposed-ip-addresses|'203.0.113.10, 203.0.113.300'|[1]|' 203.0.113.300'",
+        "k8gb.io/exposed-ip-addresses|'192.0.2.1,,010.0.0.1'|[2]|010.0.0.1",
+        "k8gb.io/exposed-ip-addresses|010.0.0.1|[0]|010.0.0.1",
+        "k8gb.io/exposed-hostnames|'lb.example.com,bad_name!'|[1]|bad_name!"
+      })
+  void namesTheBadItemOfAGslbLocalTargetAnnotationByItsIndex(
+      String key, String value, String index, String item) {
+    Problems problems = new Problems();
+    AnnotationRules.GSLB.relevant(Map.of(key, value), problems);
+
+    assertThat(problems.list())
+        .extracting(p -> p.field() + "=" + p.value())
+        .containsExactly("metadata.annotations[" + key + "]" + index + "=" + item);
+  }
 }
