@@ -212,7 +212,7 @@ final class LiveView implements AutoCloseable {
       String prefix = host + ": ";
       for (String line : d.explanation().fallbacks()) {
         if (line.startsWith(prefix)) {
-          return line.substring(prefix.length());
+          return branchFirst(line.substring(prefix.length()));
         }
       }
       for (DnsRecord r : d.records()) {
@@ -222,6 +222,18 @@ final class LiveView implements AutoCloseable {
       }
     }
     return "no decision yet";
+  }
+
+  /**
+   * A host's explanation line with its branch, which the engine appends ({@code rule → targets.
+   * [BRANCH]}), moved to the front, so that a narrow terminal clips the rule rather than it.
+   */
+  static String branchFirst(String line) {
+    int open = line.lastIndexOf(" [");
+    if (open < 0 || !line.endsWith("]")) {
+      return line;
+    }
+    return line.substring(open + 1) + " " + line.substring(0, open);
   }
 
   /** The table as text: per host, a line per cluster with its answers and decision reason. */

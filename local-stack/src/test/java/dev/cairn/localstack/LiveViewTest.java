@@ -67,4 +67,13 @@ class LiveViewTest {
     assertThat(hosts.shown()).hasSize(3 + 8).endsWith("hh.cloud.example.com");
     assertThat(hosts.leftOut()).isEqualTo(3);
   }
+
+  @Test
+  void showsTheBranchOfADecisionFirst() {
+    assertThat(
+            LiveView.branchFirst(
+                "the primary serves: its targets → eu 203.0.113.11. [PRIMARY_SERVING]"))
+        .isEqualTo("[PRIMARY_SERVING] the primary serves: its targets → eu 203.0.113.11.");
+    assertThat(LiveView.branchFirst("no targets")).isEqualTo("no targets");
+  }
 }

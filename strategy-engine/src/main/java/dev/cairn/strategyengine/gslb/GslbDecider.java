@@ -400,7 +400,10 @@ public final class GslbDecider {
             reevaluateAt = judged.trustedUntil();
           }
         } else if (!judged.verdict().serving()) {
-          peerSkips.add(new Skipped("peer " + judged.geoTag() + " for " + host, judged.reason()));
+          peerSkips.add(
+              new Skipped(
+                  "peer " + judged.geoTag() + " for " + host,
+                  judged.reason() + " [" + judged.verdict().name() + "]"));
         }
       }
       return peers;
@@ -468,10 +471,11 @@ public final class GslbDecider {
 
     private static String hostLine(String host, Selection selection, List<String> targets) {
       String rule = selection.branch().description();
+      String branch = " [" + selection.branch().name() + "]";
       if (targets.isEmpty()) {
-        return host + ": " + rule + " → no record.";
+        return host + ": " + rule + " → no record." + branch;
       }
-      return host + ": " + rule + " → " + chosenText(selection.chosen()) + ".";
+      return host + ": " + rule + " → " + chosenText(selection.chosen()) + "." + branch;
     }
 
     /** {@code tag target, target; tag target}, the chosen targets of a host in words. */
