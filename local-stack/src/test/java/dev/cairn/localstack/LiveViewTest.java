@@ -72,8 +72,9 @@ class LiveViewTest {
   void showsTheBranchOfADecisionFirst() {
     assertThat(
             LiveView.branchFirst(
-                "the primary serves: its targets → eu 203.0.113.11. [PRIMARY_SERVING]"))
-        .isEqualTo("[PRIMARY_SERVING] the primary serves: its targets → eu 203.0.113.11.");
+                "primary and serving: own targets only, peers ignored → eu 203.0.113.11. [PRIMARY_SERVING]"))
+        .isEqualTo(
+            "[PRIMARY_SERVING] primary and serving: own targets only, peers ignored → eu 203.0.113.11.");
     assertThat(LiveView.branchFirst("no targets")).isEqualTo("no targets");
   }
 }
