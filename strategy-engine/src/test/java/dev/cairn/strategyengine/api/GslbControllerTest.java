@@ -100,33 +100,9 @@ class GslbControllerTest {
             true,
             null,
             "answered");
-    GslbReport report =
-        new GslbReport(
-            "Gslb/shop/app",
-            "eu",
-            "roundRobin",
-            30L,
-            600L,
-            true,
-            "load-balancer status",
-            List.of("203.0.113.10"),
-            List.of(
-                new HostReport(
-                    "app.cloud.example.com",
-                    "Healthy",
-                    List.of(),
-                    true,
-                    List.of(peer),
-                    "ROUND_ROBIN",
-                    "every healthy cluster",
-                    Map.of("us", List.of("198.51.100.20")),
-                    List.of("198.51.100.20", "203.0.113.10"),
-                    null)),
-            List.of());
-
     JsonNode answer =
         controller
-            .explain(new GslbSnapshot(null, null, report), NOW)
+            .explain(new GslbSnapshot(null, null, reportWithOnePeer(peer)), NOW)
             .get("report")
             .get("hosts")
             .get(0)
@@ -155,5 +131,32 @@ class GslbControllerTest {
         .andExpect(status().isBadRequest())
         .andExpect(
             jsonPath("$.message").value("kind must be one of HTTPRoute, Gslb, got 'Ingress'"));
+  }
+
+  /** A roundRobin Gslb's report with one host, served here and by {@code peer}. */
+  private static GslbReport reportWithOnePeer(PeerReport peer) {
+    HostReport host =
+        new HostReport(
+            "app.cloud.example.com",
+            "Healthy",
+            List.of(),
+            true,
+            List.of(peer),
+            "ALL_CLUSTERS",
+            "own targets (if serving) plus every serving peer's",
+            Map.of("us", List.of("198.51.100.20")),
+            List.of("198.51.100.20", "203.0.113.10"),
+            null);
+    return new GslbReport(
+        "Gslb/shop/app",
+        "eu",
+        "roundRobin",
+        30L,
+        600L,
+        true,
+        "load-balancer status",
+        List.of("203.0.113.10"),
+        List.of(host),
+        List.of());
   }
 }
