@@ -26,13 +26,21 @@ class ResponderHealthIndicator implements HealthIndicator {
 
   @Override
   public Health health() {
-    ZoneCache.Status status = cache.status();
+    return health(cache.status());
+  }
+
+  /** The health of a cache in {@code status}. */
+  static Health health(ZoneCache.Status status) {
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("state", status.state().label());
     details.put(
         "detail",
         switch (status.state()) {
-          case SYNCED -> "serving the cluster's DNSEndpoints";
+          case SYNCED ->
+              status.lastFailure() == null
+                  ? "serving the cluster's DNSEndpoints"
+                  : "serving the last view that could be built from the cluster's DNSEndpoints:"
+                      + " the latest changes are not served (lastRebuildFailure)";
           case FROM_SNAPSHOT -> "serving from snapshot: the API server has not synced";
           case UNSYNCED -> "not synced and no snapshot: in-zone queries get SERVFAIL";
         });
