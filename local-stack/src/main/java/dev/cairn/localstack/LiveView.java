@@ -2,6 +2,7 @@ package dev.cairn.localstack;
 
 import dev.cairn.commonmodel.Topics;
 import dev.cairn.commonmodel.decision.DnsRecord;
+import dev.cairn.commonmodel.decision.LocalTargetsName;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.kafka.StateTopicReader;
 import java.io.PrintStream;
@@ -39,7 +40,6 @@ final class LiveView implements AutoCloseable {
   private static final int EVENTS = 10;
   private static final int WIDTH = 118;
   private static final int MAX_OTHER_HOSTS = 8;
-  private static final String LOCAL_TARGETS_PREFIX = "localtargets-";
 
   private final LocalStack stack;
   private final PrintStream out;
@@ -147,7 +147,7 @@ final class LiveView implements AutoCloseable {
     for (TargetDecision d : decisions) {
       for (DnsRecord r : d.records()) {
         String name = r.dnsName().toLowerCase(Locale.ROOT);
-        if (!name.startsWith(LOCAL_TARGETS_PREFIX) && !sample.contains(name)) {
+        if (!LocalTargetsName.is(name) && !sample.contains(name)) {
           others.add(name);
         }
       }

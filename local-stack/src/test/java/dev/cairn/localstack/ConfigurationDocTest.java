@@ -422,22 +422,27 @@ class ConfigurationDocTest {
     Pattern literal =
         Pattern.compile("\"((?:" + String.join("|", SERVICES.keySet()) + ")\\.[a-z.]+)\"");
     Set<String> names = new TreeSet<>();
-    try (Stream<Path> sources = Files.walk(Path.of(".."), 12)) {
-      sources
-          .filter(p -> p.toString().endsWith(".java"))
-          .filter(p -> !p.toString().contains("/target/"))
-          .filter(p -> p.toString().contains("/src/main/java/"))
-          .forEach(
-              p -> {
-                try {
-                  Matcher m = literal.matcher(Files.readString(p));
-                  while (m.find()) {
-                    names.add(m.group(1));
+    List<Path> roots;
+    try (Stream<Path> modules = Files.list(Path.of(".."))) {
+      roots =
+          modules.map(m -> m.resolve("src/main/java")).filter(Files::isDirectory).sorted().toList();
+    }
+    for (Path root : roots) {
+      try (Stream<Path> sources = Files.walk(root)) {
+        sources
+            .filter(p -> p.toString().endsWith(".java"))
+            .forEach(
+                p -> {
+                  try {
+                    Matcher m = literal.matcher(Files.readString(p));
+                    while (m.find()) {
+                      names.add(m.group(1));
+                    }
+                  } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                   }
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              });
+                });
+      }
     }
     return names;
   }

@@ -1,6 +1,7 @@
 package dev.cairn.healthprober.host;
 
 import dev.cairn.commonmodel.ObjectRef;
+import dev.cairn.commonmodel.decision.LocalTargetsName;
 import dev.cairn.commonmodel.delegation.DelegationZone;
 import dev.cairn.commonmodel.topology.GslbResourceRef;
 import dev.cairn.commonmodel.topology.GslbState;
@@ -43,9 +44,6 @@ import java.util.TreeSet;
  * those are delegated to the peers. Pure: no I/O, no clock.
  */
 public final class ProbeHosts {
-
-  /** The prefix of the name a peer publishes its own targets under. */
-  public static final String LOCALTARGETS_PREFIX = "localtargets-";
 
   /** The Gslb annotation naming the host for kinds that have none. */
   public static final String HOSTNAME_ANNOTATION = "k8gb.io/hostname";
@@ -239,21 +237,21 @@ public final class ProbeHosts {
     }
     String name = Hostnames.normalise(host);
     int firstLabel = name.indexOf('.') < 0 ? name.length() : name.indexOf('.');
-    if (LOCALTARGETS_PREFIX.length() + firstLabel > Hostnames.MAX_LABEL) {
+    if (LocalTargetsName.PREFIX.length() + firstLabel > Hostnames.MAX_LABEL) {
       return Optional.of(
           new Problem(
               field,
               host,
               "the label of "
-                  + LOCALTARGETS_PREFIX
+                  + LocalTargetsName.PREFIX
                   + "<host> would be "
-                  + (LOCALTARGETS_PREFIX.length() + firstLabel)
+                  + (LocalTargetsName.PREFIX.length() + firstLabel)
                   + " octets, more than "
                   + Hostnames.MAX_LABEL));
     }
-    if (name.length() + LOCALTARGETS_PREFIX.length() > Hostnames.MAX_NAME) {
+    if (name.length() + LocalTargetsName.PREFIX.length() > Hostnames.MAX_NAME) {
       return Optional.of(
-          new Problem(field, host, "the name " + LOCALTARGETS_PREFIX + "<host> is too long"));
+          new Problem(field, host, "the name " + LocalTargetsName.PREFIX + "<host> is too long"));
     }
     if (!zones.isEmpty()
         && zones.stream().noneMatch(z -> Hostnames.isInZone(name, z.loadBalancedZone()))) {
@@ -265,7 +263,7 @@ public final class ProbeHosts {
 
   /** The name to query at a peer for a host. */
   public static String localTargetsName(String host) {
-    return LOCALTARGETS_PREFIX + host;
+    return LocalTargetsName.PREFIX + host;
   }
 
   record Candidate(String field, String host) {}

@@ -1,6 +1,7 @@
 package dev.cairn.recordwriter.plan;
 
 import dev.cairn.commonmodel.ObjectRef;
+import dev.cairn.commonmodel.decision.LocalTargetsName;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.validation.Problem;
 import dev.cairn.recordwriter.plan.Changes.Create;
@@ -17,7 +18,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -129,11 +129,6 @@ public final class RecordPlan {
 
   /** The source key prefix of a Gslb's decisions. */
   static final String GSLB_SOURCE_PREFIX = "Gslb/";
-
-  /**
-   * The name prefix of the records through which peers learn whether this cluster serves a host.
-   */
-  static final String LOCAL_TARGETS_PREFIX = "localtargets-";
 
   private record Claim(String source, TargetDecision decision) {}
 
@@ -524,7 +519,7 @@ public final class RecordPlan {
       }
       List<Endpoint> kept = new ArrayList<>(endpoints.size());
       for (Endpoint e : endpoints) {
-        if (!e.dnsName().toLowerCase(Locale.ROOT).startsWith(LOCAL_TARGETS_PREFIX)) {
+        if (!LocalTargetsName.is(e.dnsName())) {
           kept.add(e);
         }
       }

@@ -6,6 +6,7 @@ import dev.cairn.commonmodel.decision.DnsRecord;
 import dev.cairn.commonmodel.decision.Explanation;
 import dev.cairn.commonmodel.decision.Explanation.Skipped;
 import dev.cairn.commonmodel.decision.GslbStatus;
+import dev.cairn.commonmodel.decision.LocalTargetsName;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.health.PeerAnswer;
 import dev.cairn.commonmodel.topology.EndpointState;
@@ -69,9 +70,6 @@ public final class GslbDecider {
 
   /** The apiVersion of the Gslbs Cairn decides. */
   public static final String API_VERSION = "k8gb.io/v1beta1";
-
-  /** The prefix of the record that publishes this cluster's own targets for a host. */
-  public static final String LOCAL_TARGETS_PREFIX = "localtargets-";
 
   /**
    * The DNSEndpoint labels: the selector of the DNS responder (k8gb's CoreDNS filter), in both of
@@ -280,7 +278,7 @@ public final class GslbDecider {
       HostHealth health = health(server.services(), spec.policy(), reports);
       List<ServiceReport> services = List.of(reports);
       healthByHost.add(host, health.text());
-      String localName = LOCAL_TARGETS_PREFIX + host;
+      String localName = LocalTargetsName.of(host);
       Optional<Problem> nameProblem = localNameProblem(host, localName);
       if (nameProblem.isPresent()) {
         String reason =
@@ -290,7 +288,7 @@ public final class GslbDecider {
                 + nameProblem.get().reason()
                 + "), so peers could never read this cluster's targets; the host gets no"
                 + " records, the other hosts are unaffected. Shorten its first label to at most "
-                + (Hostnames.MAX_LABEL - LOCAL_TARGETS_PREFIX.length())
+                + (Hostnames.MAX_LABEL - LocalTargetsName.PREFIX.length())
                 + " octets";
         findings.note(new Problem(server.field(), host, reason));
         hostReports.add(
@@ -369,7 +367,7 @@ public final class GslbDecider {
       if (firstLabel < 0) {
         firstLabel = host.length();
       }
-      if (firstLabel + LOCAL_TARGETS_PREFIX.length() <= Hostnames.MAX_LABEL
+      if (firstLabel + LocalTargetsName.PREFIX.length() <= Hostnames.MAX_LABEL
           && localName.length() <= Hostnames.MAX_NAME) {
         return Optional.empty();
       }
@@ -471,11 +469,11 @@ public final class GslbDecider {
 
     private static String hostLine(String host, Selection selection, List<String> targets) {
       String rule = selection.branch().description();
-      String branch = " [" + selection.branch().name() + "]";
+      String branch = selection.branch().name();
       if (targets.isEmpty()) {
-        return host + ": " + rule + " → no record." + branch;
+        return host + ": " + rule + " → no record. [" + branch + "]";
       }
-      return host + ": " + rule + " → " + chosenText(selection.chosen()) + "." + branch;
+      return host + ": " + rule + " → " + chosenText(selection.chosen()) + ". [" + branch + "]";
     }
 
     /** {@code tag target, target; tag target}, the chosen targets of a host in words. */
