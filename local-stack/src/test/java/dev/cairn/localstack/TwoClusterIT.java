@@ -261,4 +261,30 @@ class TwoClusterIT {
             "responder.query.latency");
     assertThat(wrong).as("meters that docs/operations.md does not describe as they are").isEmpty();
   }
+
+  @Test
+  @Order(8)
+  void everyMetricTheAlertRulesReadIsExported() throws Exception {
+    Map<String, Set<String>> byAlert = AlertRuleMetrics.read();
+    Set<String> scraped = new java.util.TreeSet<>();
+    for (Cluster c : List.of(eu(), us())) {
+      for (String service : Cluster.SERVICES) {
+        scraped.addAll(AlertRuleMetrics.scrape(c.actuatorPort(service)));
+      }
+    }
+    Set<String> documented = AlertRuleMetrics.documentedNames(MeterDocs.read());
+    assertThat(byAlert).hasSizeGreaterThanOrEqualTo(20);
+    assertThat(byAlert.get("CairnPeerUnreachable"))
+        .containsExactly("resilience4j_circuitbreaker_state");
+    assertThat(AlertRuleMetrics.unexported(byAlert, scraped, documented))
+        .as("metrics read by helm/cairn/files/prometheus-rules.yaml")
+        .isEmpty();
+    // The metrics that are not Cairn's own, and the histogram, exist only in a scrape.
+    assertThat(scraped)
+        .contains(
+            "resilience4j_circuitbreaker_state",
+            "kafka_stream_alive_stream_threads",
+            "kafka_consumer_fetch_manager_records_lag_max",
+            "cairn_writer_event_to_write_seconds_bucket");
+  }
 }
