@@ -21,8 +21,9 @@ import java.util.List;
 public final class Topics {
 
   /**
-   * Producer: topology-watcher. Key: {@code HTTPRoute/<ns>/<name>} or {@code Ingress/<ns>/<name>}.
-   * Value: {@link RouteState}. Cleanup: compact.
+   * Producer: topology-watcher. Key: {@code <kind>/<ns>/<name>} of an HTTPRoute, GRPCRoute,
+   * TLSRoute, TCPRoute, UDPRoute, Ingress, Gateway API Gateway or Istio VirtualService. Value:
+   * {@link RouteState}. Cleanup: compact.
    */
   public static final TopicSpec<RouteState> ROUTES =
       new TopicSpec<>(

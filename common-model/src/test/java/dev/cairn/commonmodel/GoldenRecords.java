@@ -209,16 +209,22 @@ public final class GoldenRecords {
   /** {@code SyncMarker.json}. */
   public static SyncMarker syncMarker() {
     return new SyncMarker(
-        "eu-2026-11-29T11:59:58Z-7",
+        "2026-11-29T11:59:58.104213Z-5de7f36f",
         SyncMarker.Phase.SYNCED,
         Instant.parse("2026-11-29T12:00:03.250Z"),
-        Map.of(
-            "ServiceEndpoints", 25,
-            "Gslb", 2,
-            "HTTPRoute", 14,
-            "Ingress", 3,
-            "Node", 6,
-            "Service", 21));
+        Map.ofEntries(
+            Map.entry("GRPCRoute", 0),
+            Map.entry("Gateway", 1),
+            Map.entry("Gslb", 2),
+            Map.entry("HTTPRoute", 14),
+            Map.entry("Ingress", 3),
+            Map.entry("Node", 6),
+            Map.entry("Service", 21),
+            Map.entry("ServiceEndpoints", 25),
+            Map.entry("TCPRoute", 0),
+            Map.entry("TLSRoute", 0),
+            Map.entry("UDPRoute", 0),
+            Map.entry("VirtualService", 0)));
   }
 
   /** {@code PeerAnswer.json}. */
@@ -274,7 +280,7 @@ public final class GoldenRecords {
                 60,
                 List.of("2001:db8::11"),
                 Map.of("strategy", "roundRobin"))),
-        Map.of("app.kubernetes.io/managed-by", "cairn", "k8gb.io/dnstype", "local"),
+        Map.of("k8gb.absa.oss/dnstype", "local", "k8gb.io/dnstype", "local"),
         300L,
         new Explanation(
             "published 2 records: ingress nodes in the backends' zones eu-west-1a and eu-west-1b",

@@ -8,9 +8,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The desired DNSEndpoint for one source object (HTTPRoute, Ingress or Gslb). Published by the
- * strategy-engine on {@code cairn.decision.targets.v1}, keyed by the source's {@link
- * ObjectRef#key()}; a tombstone means the source is gone and its record must be deleted.
+ * The desired DNSEndpoint for one source object: an HTTPRoute (its direct-dns record) or a Gslb
+ * (its k8gb records). Published by the strategy-engine on {@code cairn.decision.targets.v1}, keyed
+ * by the source's {@link ObjectRef#key()}; a tombstone means the source is gone and its record must
+ * be deleted.
  *
  * @param source the object the record is derived from
  * @param sourceApiVersion the source's apiVersion, for the owner reference
