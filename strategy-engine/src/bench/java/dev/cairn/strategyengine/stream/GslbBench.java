@@ -102,7 +102,7 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * -Dbench.histogram=true} (a class histogram of the live heap after each replay on the broker).
  * {@code -Dbench.warmups=} (replays before the measured one on the broker, default 1), {@code
  * -Dbench.preload-age=} (seconds the pre-loaded records are old, default 60), {@code
- * -Dbench.max-delay=} (the engine's {@code catch-up.max-delay} in ms, default 1000), {@code -Dbench.idle=}
+ * -Dbench.max-delay=} (the engine's {@code catch-up.max-delay} in ms, default the engine's, 2000), {@code -Dbench.idle=}
  * ({@code catch-up.idle} in ms), {@code -Dbench.rounds=} (measured rounds of the one-core runs,
  * default 10), {@code -Dbench.partitions=} (partitions of every topic on the broker, default 1;
  * the inputs are spread by namespace), {@code -Dbench.stream-threads=} (the engine's {@code
