@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,8 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.DumperOptions;
@@ -188,7 +185,7 @@ class PrometheusRuleTest {
 
   @Test
   void promtoolChecksAndUnitTestsTheRenderedRules(@TempDir Path dir) throws Exception {
-    String promtool = promtoolOrSkip();
+    Promtool promtool = Promtool.findOrSkip();
     Yaml yaml = yaml();
     List<Map<String, Object>> groups =
         renderedGroups(render(with("global.prometheusRule.alertLabels.team", "dns")));
@@ -200,14 +197,14 @@ class PrometheusRuleTest {
     Path rules = dir.resolve("cairn-rules.yaml");
     Files.writeString(rules, yaml.dump(Map.of("groups", groups)));
 
-    Result check = run(promtool, "check", "rules", rules.toString());
+    Promtool.Result check = promtool.run("check", "rules", rules.toString());
     assertThat(check.exitCode()).as("promtool check rules:\n%s", check.output()).isZero();
     assertThat(check.output()).contains("SUCCESS: " + rules(groups).size() + " rules found");
 
     Map<String, Object> tests = ruleTests(rules);
     Path testFile = dir.resolve("cairn-rules-test.yaml");
     Files.writeString(testFile, yaml.dump(tests));
-    Result test = run(promtool, "test", "rules", testFile.toString());
+    Promtool.Result test = promtool.run("test", "rules", testFile.toString());
     assertThat(test.exitCode()).as("promtool test rules:\n%s", test.output()).isZero();
     assertThat(test.output()).contains("SUCCESS");
   }
@@ -266,31 +263,5 @@ class PrometheusRuleTest {
     options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
     options.setWidth(10_000);
     return new Yaml(options);
-  }
-
-  /** promtool from the PATH, or a skip (a failure with {@code -Dcairn.interop.required=true}). */
-  private static String promtoolOrSkip() {
-    for (String d : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
-      Path candidate = Path.of(d, "promtool");
-      if (Files.isExecutable(candidate)) {
-        return candidate.toString();
-      }
-    }
-    String reason = "promtool is not installed (apt-get install prometheus); skipping this check";
-    if (Boolean.getBoolean("cairn.interop.required")) {
-      throw new AssertionError(reason + ", but cairn.interop.required=true");
-    }
-    System.err.println("SKIPPED: " + reason);
-    Assumptions.abort(reason);
-    throw new IllegalStateException("unreachable");
-  }
-
-  private record Result(int exitCode, String output) {}
-
-  private static Result run(String... command) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("%s finished", List.of(command)).isTrue();
-    return new Result(p.exitValue(), output);
   }
 }

@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,33 +17,74 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.Yaml;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The metrics Cairn's alerting rules (helm/cairn/files/prometheus-rules.yaml) read, and the check
- * that the services export each one: a rule over a misspelt or renamed metric never fires.
+ * The PromQL queries Cairn ships, the alerting rules (helm/cairn/files/prometheus-rules.yaml) and
+ * the Grafana dashboard's panels (helm/cairn/files/grafana-dashboard.json), the metrics they read,
+ * and the check that the services export each one: a rule over a misspelt or renamed metric never
+ * fires, a panel over one stays empty.
  */
-final class AlertRuleMetrics {
+final class MonitoringQueries {
 
   static final Path RULES = Path.of("..", "helm", "cairn", "files", "prometheus-rules.yaml");
+  static final Path DASHBOARD = Path.of("..", "helm", "cairn", "files", "grafana-dashboard.json");
 
   private static final Pattern IDENTIFIER =
       Pattern.compile("(?<![\\w.])([a-zA-Z_:][a-zA-Z0-9_:]*)(?![\\w.])");
   private static final Set<String> KEYWORDS =
       Set.of("and", "or", "unless", "bool", "offset", "inf", "nan", "Inf", "NaN");
 
-  private AlertRuleMetrics() {}
+  private MonitoringQueries() {}
 
   /** The metric names each alert's expression reads, by alert name. */
-  @SuppressWarnings("unchecked")
   static Map<String, Set<String>> read() throws IOException {
-    Map<String, Object> file = new Yaml().load(Files.readString(RULES));
     Map<String, Set<String>> byAlert = new TreeMap<>();
+    alertExpressions().forEach((alert, expr) -> byAlert.put(alert, metricNames(expr)));
+    return byAlert;
+  }
+
+  /** Each alert's expression, by alert name. */
+  @SuppressWarnings("unchecked")
+  static Map<String, String> alertExpressions() throws IOException {
+    Map<String, Object> file = new Yaml().load(Files.readString(RULES));
+    Map<String, String> exprs = new TreeMap<>();
     for (Map<String, Object> group : (List<Map<String, Object>>) file.get("groups")) {
       for (Map<String, Object> rule : (List<Map<String, Object>>) group.get("rules")) {
-        byAlert.put((String) rule.get("alert"), metricNames((String) rule.get("expr")));
+        exprs.put((String) rule.get("alert"), (String) rule.get("expr"));
       }
     }
-    return byAlert;
+    return exprs;
+  }
+
+  /**
+   * Each dashboard query by panel title and refId, with Grafana's variables as Grafana fills them
+   * in for every namespace: {@code $namespace} as {@code .*}, {@code $__rate_interval} as {@code
+   * rateWindow}.
+   */
+  static Map<String, String> dashboardQueries(String rateWindow) throws IOException {
+    JsonNode dashboard = JsonMapper.builder().build().readTree(Files.readString(DASHBOARD));
+    Map<String, String> queries = new LinkedHashMap<>();
+    for (JsonNode panel : dashboard.get("panels")) {
+      for (JsonNode target : panel.path("targets")) {
+        queries.put(
+            panel.get("title").asString() + " " + target.get("refId").asString(),
+            target
+                .get("expr")
+                .asString()
+                .replace("$namespace", ".*")
+                .replace("$__rate_interval", rateWindow));
+      }
+    }
+    return queries;
+  }
+
+  /** The metric names each dashboard query reads. */
+  static Map<String, Set<String>> readDashboard() throws IOException {
+    Map<String, Set<String>> byQuery = new TreeMap<>();
+    dashboardQueries("5m").forEach((query, expr) -> byQuery.put(query, metricNames(expr)));
+    return byQuery;
   }
 
   /**
@@ -114,7 +156,7 @@ final class AlertRuleMetrics {
     return names;
   }
 
-  /** Each alert and metric it reads that is neither in a scrape nor a documented Cairn meter. */
+  /** Each query and metric it reads that is neither in a scrape nor a documented Cairn meter. */
   static List<String> unexported(
       Map<String, Set<String>> byAlert, Set<String> scraped, Set<String> documented) {
     List<String> missing = new ArrayList<>();

@@ -7,12 +7,12 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** How the metric names of the alert rules are read (TwoClusterIT checks they are exported). */
-class AlertRuleMetricsTest {
+class MonitoringQueriesTest {
 
   @Test
   void readsTheMetricsOfAnExpressionWithoutLabelsFunctionsOrKeywords() {
     assertThat(
-            AlertRuleMetrics.metricNames(
+            MonitoringQueries.metricNames(
                 "sum by (namespace, pod) (rate(a_total{result=~\"error|or\"}[5m])) > 0"
                     + " or max(b{c=\"d}\"}) / on (pod) c_seconds > 0.1 and bool d"
                     + " unless histogram_quantile(0.99, sum by (le) (rate(e_bucket[10m])))"))
@@ -21,7 +21,7 @@ class AlertRuleMetricsTest {
 
   @Test
   void everyAlertReadsAtLeastOneMetric() throws Exception {
-    Map<String, Set<String>> byAlert = AlertRuleMetrics.read();
+    Map<String, Set<String>> byAlert = MonitoringQueries.read();
     assertThat(byAlert).hasSizeGreaterThanOrEqualTo(20);
     byAlert.forEach((alert, names) -> assertThat(names).as(alert).isNotEmpty());
     assertThat(byAlert.get("CairnWriterWritesFailing"))
@@ -34,7 +34,7 @@ class AlertRuleMetricsTest {
 
   @Test
   void documentedMetersGiveTheirPrometheusNamesAndAMisspeltMetricIsReported() throws Exception {
-    Set<String> documented = AlertRuleMetrics.documentedNames(MeterDocs.read());
+    Set<String> documented = MonitoringQueries.documentedNames(MeterDocs.read());
     assertThat(documented)
         .contains(
             "cairn_engine_records_malformed_total",
@@ -45,7 +45,7 @@ class AlertRuleMetricsTest {
             "responder_synced")
         .doesNotContain("cairn_writer_event_to_write_seconds_bucket", "cairn_writer_leader_total");
     assertThat(
-            AlertRuleMetrics.unexported(
+            MonitoringQueries.unexported(
                 Map.of("A", Set.of("responder_synced", "responder_syncd", "kafka_x")),
                 Set.of("kafka_y"),
                 documented))
