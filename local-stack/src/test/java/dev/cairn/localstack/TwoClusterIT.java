@@ -288,7 +288,7 @@ class TwoClusterIT {
     assertThat(scraped)
         .contains(
             "resilience4j_circuitbreaker_state",
-            "kafka_stream_alive_stream_threads",
+            "cairn_engine_streams_running",
             "kafka_consumer_fetch_manager_records_lag_max",
             "cairn_writer_event_to_write_seconds_bucket");
   }

@@ -10,7 +10,9 @@ import dev.cairn.strategyengine.stream.GslbReports;
 import dev.cairn.strategyengine.stream.InputErrorHandler;
 import dev.cairn.strategyengine.stream.InputErrors;
 import dev.cairn.strategyengine.stream.StreamsFailures;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.config.MeterFilter;
 import java.time.Clock;
 import java.util.HashMap;
@@ -18,6 +20,7 @@ import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.kstream.KStream;
@@ -33,6 +36,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.annotation.EnableKafkaStreams;
 import org.springframework.kafka.annotation.KafkaStreamsDefaultConfiguration;
 import org.springframework.kafka.config.KafkaStreamsConfiguration;
+import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 import org.springframework.kafka.core.KafkaAdmin;
 
@@ -66,6 +70,25 @@ class StrategyEngineConfiguration {
   @Bean
   EngineMetrics engineMetrics(MeterRegistry registry) {
     return new EngineMeters(registry);
+  }
+
+  /**
+   * {@code cairn.engine.streams.running}: 1 while Kafka Streams is RUNNING, else 0 (starting,
+   * rebalancing, stopped on a newer schema version or a failure). Kafka Streams' own meters go away
+   * with a stopped client, so an alert on them would never see it stop; this gauge stays.
+   */
+  @Bean
+  MeterBinder streamsRunningGauge(StreamsBuilderFactoryBean factory) {
+    return registry ->
+        Gauge.builder(
+                "cairn.engine.streams.running",
+                factory,
+                f -> {
+                  KafkaStreams streams = f.getKafkaStreams();
+                  return streams != null && streams.state() == KafkaStreams.State.RUNNING ? 1 : 0;
+                })
+            .description("1 while Kafka Streams is RUNNING, else 0")
+            .register(registry);
   }
 
   @Bean

@@ -61,6 +61,9 @@ class PeerAnswerSchemaStopIT {
                 "server.port=0")
             .run()) {
       EngineStates.await(engine, Duration.ofSeconds(60), KafkaStreams.State.RUNNING);
+      io.micrometer.core.instrument.MeterRegistry registry =
+          engine.getBean(io.micrometer.core.instrument.MeterRegistry.class);
+      assertThat(registry.get("cairn.engine.streams.running").gauge().value()).isEqualTo(1.0);
 
       try (KafkaProducer<String, byte[]> producer =
           new KafkaProducer<>(
@@ -94,6 +97,9 @@ class PeerAnswerSchemaStopIT {
       assertThat(engine.getBean(StreamsFailures.class).failure())
           .as("a schema stop, not a crash")
           .isEmpty();
+      // Kafka Streams' own meters leave with the stopped client; the engine's gauge stays, at 0,
+      // for CairnEngineNotRunning to see.
+      assertThat(registry.get("cairn.engine.streams.running").gauge().value()).isZero();
     }
   }
 }
