@@ -151,7 +151,7 @@ class EndToEndIT {
                         service,
                         context.getBean(io.micrometer.core.instrument.MeterRegistry.class),
                         documented,
-                        java.util.Set.of("cairn.", "responder."),
+                        java.util.Set.of("cairn.", "responder.", "k8gb."),
                         checked)));
     assertThat(checked)
         .as("Cairn meters registered by the five services")

@@ -247,7 +247,7 @@ class TwoClusterIT {
                           c.name() + "/" + service,
                           context.getBean(io.micrometer.core.instrument.MeterRegistry.class),
                           documented,
-                          Set.of("cairn.", "responder."),
+                          Set.of("cairn.", "responder.", "k8gb."),
                           checked)));
     }
     assertThat(checked)
@@ -258,7 +258,9 @@ class TwoClusterIT {
             "cairn.engine.recomputations",
             "cairn.writer.apply.latency",
             "responder.queries",
-            "responder.query.latency");
+            "responder.query.latency",
+            "k8gb.gslb.healthy.records",
+            "k8gb.gslb.service.status.num");
     assertThat(wrong).as("meters that docs/operations.md does not describe as they are").isEmpty();
   }
 

@@ -31,6 +31,7 @@ import dev.cairn.recordwriter.kube.ServiceAddresses;
 import dev.cairn.recordwriter.kube.WriteRateLimiter;
 import dev.cairn.recordwriter.leader.LeaderElection;
 import dev.cairn.recordwriter.lifecycle.WriterLifecycle;
+import dev.cairn.recordwriter.metrics.GslbHealthMeters;
 import dev.cairn.recordwriter.metrics.WriterMetrics;
 import dev.cairn.recordwriter.plan.RecordPlan;
 import dev.cairn.recordwriter.reconcile.EmbeddedIngressReconciler;
@@ -462,12 +463,21 @@ public class WriterConfiguration {
     return reconciler;
   }
 
+  /** k8gb's per-Gslb gauges, exported by the Lease holder (see {@link GslbHealthMeters}). */
+  @Bean
+  GslbHealthMeters gslbHealthMeters(MeterRegistry registry, LeaderElection election) {
+    GslbHealthMeters meters = new GslbHealthMeters(registry);
+    election.addListener(meters::onLeadership);
+    return meters;
+  }
+
   @Bean
   StateFeed<GslbStatus> gslbStatusFeed(
       KafkaConnectionDetails connection,
       KafkaProperties kafka,
       WriterProperties properties,
       GslbStatusReconciler reconciler,
+      GslbHealthMeters healthMeters,
       LeaderElection election,
       WriterMetrics metrics) {
     StateFeed<GslbStatus> feed =
@@ -477,7 +487,10 @@ public class WriterConfiguration {
             properties,
             "cairn-record-writer-status-" + election.identity(),
             Topics.GSLB_STATUS,
-            (key, status, eventTime) -> reconciler.onStatus(key, status),
+            (key, status, eventTime) -> {
+              reconciler.onStatus(key, status);
+              healthMeters.onStatus(key, status);
+            },
             reconciler::onStatusesCaughtUp);
     metrics.gauge(
         "cairn.writer.gslb.status.caught.up",
