@@ -156,14 +156,19 @@ final class MonitoringQueries {
     return names;
   }
 
-  /** Each query and metric it reads that is neither in a scrape nor a documented Cairn meter. */
+  /**
+   * Each query and metric it reads that is neither in a scrape nor a documented Cairn meter.
+   * kube-state-metrics' {@code kube_*} series (CairnPodNotReady) are not Cairn's to export.
+   */
   static List<String> unexported(
       Map<String, Set<String>> byAlert, Set<String> scraped, Set<String> documented) {
     List<String> missing = new ArrayList<>();
     byAlert.forEach(
         (alert, names) -> {
           for (String name : names) {
-            if (!scraped.contains(name) && !documented.contains(name)) {
+            if (!scraped.contains(name)
+                && !documented.contains(name)
+                && !name.startsWith("kube_")) {
               missing.add(alert + " reads " + name + ", which no service exports");
             }
           }

@@ -487,6 +487,9 @@ public final class ZoneCache implements AutoCloseable {
     Gauge.builder("responder.snapshot.problems", this, c -> c.status().problems())
         .description("Problems found in the DNSEndpoints of the served snapshot")
         .register(registry);
+    Gauge.builder("responder.snapshot.rebuild.failing", this, c -> c.lastFailure == null ? 0 : 1)
+        .description("1 while the latest rebuild failed and the previous view is served")
+        .register(registry);
     Gauge.builder(
             "responder.synced", this, c -> c.view.get().state() == ServingState.SYNCED ? 1 : 0)
         .description("1 when serving the cluster's current records, 0 otherwise")

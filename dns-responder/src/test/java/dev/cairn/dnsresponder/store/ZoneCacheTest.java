@@ -135,12 +135,14 @@ class ZoneCacheTest {
     assertThat(c.status().lastFailure()).contains("responder.max-records");
     assertThat(registry.get("responder.snapshot.rebuild.failures").counter().count())
         .isEqualTo(1.0);
+    assertThat(registry.get("responder.snapshot.rebuild.failing").gauge().value()).isEqualTo(1.0);
     assertThat(registry.get("responder.snapshot.rebuilds").tag("outcome", "failed").timer().count())
         .isEqualTo(1);
 
     source.set(List.of(app("192.0.2.9")));
     await().atMost(WAIT).until(() -> c.status().lastFailure() == null);
     assertThat(c.view()).isNotSameAs(before);
+    assertThat(registry.get("responder.snapshot.rebuild.failing").gauge().value()).isZero();
   }
 
   @Test

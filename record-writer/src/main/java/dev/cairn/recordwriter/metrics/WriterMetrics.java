@@ -1,10 +1,12 @@
 package dev.cairn.recordwriter.metrics;
 
+import dev.cairn.recordwriter.plan.Conflict;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
 
@@ -19,6 +21,36 @@ public final class WriterMetrics {
   /** Meters in this registry. */
   public WriterMetrics(MeterRegistry registry) {
     this.registry = registry;
+    initialiseCounters();
+  }
+
+  private static final List<String> RESULTS =
+      List.of("ok", "conflict", "not_found", "invalid", "error");
+
+  /**
+   * The counters an alert looks at, created at 0 for every value they can take, so that Prometheus
+   * sees the first event as an increase (a counter created by its first increment would enter at 1,
+   * and {@code increase()} would miss it).
+   */
+  private void initialiseCounters() {
+    for (String result : RESULTS) {
+      for (String operation : List.of("create", "update", "delete")) {
+        writes(operation, result);
+      }
+      for (String operation : List.of("create", "update", "release", "delete")) {
+        ingressWrites(operation, result);
+      }
+      for (String operation : List.of("create", "update")) {
+        gslbWrites(operation, result);
+      }
+      statusWrites(result);
+    }
+    for (String kind : List.of("DNSEndpoint", "Gslb")) {
+      schemaRejectedCounter(kind);
+    }
+    for (Conflict.Kind kind : Conflict.Kind.values()) {
+      foreignRefused(kind.name().toLowerCase(Locale.ROOT));
+    }
   }
 
   /**
@@ -47,12 +79,7 @@ public final class WriterMetrics {
    * @param latency how long the call took
    */
   public void write(String operation, String result, Duration latency) {
-    Counter.builder("cairn.writer.writes")
-        .description("DNSEndpoint writes sent to the API server, by operation and result")
-        .tag("operation", operation)
-        .tag("result", result)
-        .register(registry)
-        .increment();
+    writes(operation, result).increment();
     Timer.builder("cairn.writer.apply.latency")
         .description("Latency of DNSEndpoint writes")
         .tag("operation", operation)
@@ -76,12 +103,7 @@ public final class WriterMetrics {
    * @param latency how long the call took
    */
   public void ingressWrite(String operation, String result, Duration latency) {
-    Counter.builder("cairn.writer.ingress.writes")
-        .description("Writes of Gslbs' embedded Ingresses, by operation and result")
-        .tag("operation", operation)
-        .tag("result", result)
-        .register(registry)
-        .increment();
+    ingressWrites(operation, result).increment();
     Timer.builder("cairn.writer.ingress.write.latency")
         .description("Latency of embedded Ingress writes")
         .tag("operation", operation)
@@ -98,12 +120,7 @@ public final class WriterMetrics {
    * @param latency how long the call took
    */
   public void gslbWrite(String operation, String result, Duration latency) {
-    Counter.builder("cairn.writer.gslb.writes")
-        .description("Writes of the Gslbs of annotated Ingresses, by operation and result")
-        .tag("operation", operation)
-        .tag("result", result)
-        .register(registry)
-        .increment();
+    gslbWrites(operation, result).increment();
     Timer.builder("cairn.writer.gslb.write.latency")
         .description("Latency of writes of the Gslbs of annotated Ingresses")
         .tag("operation", operation)
@@ -117,11 +134,7 @@ public final class WriterMetrics {
    * @param kind {@code DNSEndpoint} or {@code Gslb} (a status)
    */
   public void schemaRejected(String kind) {
-    Counter.builder("cairn.writer.schema.rejected")
-        .description("Writes not sent because they violate the CRD schema, by kind")
-        .tag("kind", kind)
-        .register(registry)
-        .increment();
+    schemaRejectedCounter(kind).increment();
   }
 
   /**
@@ -132,11 +145,7 @@ public final class WriterMetrics {
    * @param latency how long the call took
    */
   public void statusWrite(String result, Duration latency) {
-    Counter.builder("cairn.writer.gslb.status.writes")
-        .description("Gslb status writes sent to the status subresource, by result")
-        .tag("result", result)
-        .register(registry)
-        .increment();
+    statusWrites(result).increment();
     Timer.builder("cairn.writer.gslb.status.write.latency")
         .description("Latency of Gslb status writes")
         .register(registry)
@@ -173,11 +182,7 @@ public final class WriterMetrics {
 
   /** A newly seen refused claim ({@code foreign_object}, {@code claimed_by_other_source}, ...). */
   public void claimRefused(String kind) {
-    Counter.builder("cairn.writer.foreign.refused")
-        .description("Claims refused because another writer or Cairn source holds the object")
-        .tag("kind", kind.toLowerCase(Locale.ROOT))
-        .register(registry)
-        .increment();
+    foreignRefused(kind.toLowerCase(Locale.ROOT)).increment();
   }
 
   /** A newly seen rejected endpoint. */
@@ -237,5 +242,50 @@ public final class WriterMetrics {
   public void gauge(
       String name, String description, String tag, String tagValue, Supplier<Number> value) {
     Gauge.builder(name, value).description(description).tag(tag, tagValue).register(registry);
+  }
+
+  private Counter writes(String operation, String result) {
+    return Counter.builder("cairn.writer.writes")
+        .description("DNSEndpoint writes sent to the API server, by operation and result")
+        .tag("operation", operation)
+        .tag("result", result)
+        .register(registry);
+  }
+
+  private Counter ingressWrites(String operation, String result) {
+    return Counter.builder("cairn.writer.ingress.writes")
+        .description("Writes of Gslbs' embedded Ingresses, by operation and result")
+        .tag("operation", operation)
+        .tag("result", result)
+        .register(registry);
+  }
+
+  private Counter gslbWrites(String operation, String result) {
+    return Counter.builder("cairn.writer.gslb.writes")
+        .description("Writes of the Gslbs of annotated Ingresses, by operation and result")
+        .tag("operation", operation)
+        .tag("result", result)
+        .register(registry);
+  }
+
+  private Counter schemaRejectedCounter(String kind) {
+    return Counter.builder("cairn.writer.schema.rejected")
+        .description("Writes not sent because they violate the CRD schema, by kind")
+        .tag("kind", kind)
+        .register(registry);
+  }
+
+  private Counter statusWrites(String result) {
+    return Counter.builder("cairn.writer.gslb.status.writes")
+        .description("Gslb status writes sent to the status subresource, by result")
+        .tag("result", result)
+        .register(registry);
+  }
+
+  private Counter foreignRefused(String kind) {
+    return Counter.builder("cairn.writer.foreign.refused")
+        .description("Claims refused because another writer or Cairn source holds the object")
+        .tag("kind", kind)
+        .register(registry);
   }
 }

@@ -68,8 +68,21 @@ class StrategyEngineConfiguration {
   }
 
   @Bean
-  EngineMetrics engineMetrics(MeterRegistry registry) {
-    return new EngineMeters(registry);
+  EngineMetrics engineMetrics(MeterRegistry registry, StrategyEngineProperties properties) {
+    TopicSettings topics = properties.topics();
+    return new EngineMeters(
+        registry,
+        java.util.stream.Stream.of(
+                Topics.ROUTES,
+                Topics.SERVICES,
+                Topics.ENDPOINTS,
+                Topics.NODES,
+                Topics.GSLBS,
+                Topics.SYNC,
+                Topics.PEER_ANSWERS,
+                Topics.HOSTNAME_RESOLUTIONS)
+            .map(topics::name)
+            .toList());
   }
 
   /**

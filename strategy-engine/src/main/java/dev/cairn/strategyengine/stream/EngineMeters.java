@@ -33,7 +33,18 @@ public final class EngineMeters implements EngineMetrics {
   private final Map<Trigger, Counter> recomputations = new EnumMap<>(Trigger.class);
 
   public EngineMeters(MeterRegistry registry) {
+    this(registry, java.util.List.of());
+  }
+
+  /**
+   * Meters in {@code registry}, with {@code cairn.engine.records.malformed} created at 0 for each
+   * of {@code inputTopics}, so that Prometheus sees the first malformed record as an increase.
+   */
+  public EngineMeters(MeterRegistry registry, java.util.Collection<String> inputTopics) {
     this.registry = registry;
+    for (String topic : inputTopics) {
+      counter("cairn.engine.records.malformed", "topic", topic);
+    }
     for (Trigger trigger : Trigger.values()) {
       recomputations.put(trigger, counter("cairn.engine.recomputations", "trigger", trigger.tag()));
     }

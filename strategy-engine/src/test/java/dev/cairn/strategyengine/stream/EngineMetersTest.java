@@ -1,0 +1,38 @@
+package dev.cairn.strategyengine.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The malformed-record counter exists at 0 for every input topic before its first record. */
+class EngineMetersTest {
+
+  @Test
+  void malformedRecordsAreCountedFromZeroPerInputTopic() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    EngineMeters meters =
+        new EngineMeters(
+            registry, List.of("eu.cairn.topology.routes.v1", "eu.cairn.topology.gslbs.v1"));
+
+    assertThat(registry.get("cairn.engine.records.malformed").counters()).hasSize(2);
+    assertThat(
+            registry
+                .get("cairn.engine.records.malformed")
+                .tag("topic", "eu.cairn.topology.routes.v1")
+                .counter()
+                .count())
+        .isZero();
+
+    meters.malformedRecord("eu.cairn.topology.routes.v1");
+    assertThat(
+            registry
+                .get("cairn.engine.records.malformed")
+                .tag("topic", "eu.cairn.topology.routes.v1")
+                .counter()
+                .count())
+        .isEqualTo(1);
+    assertThat(registry.get("cairn.engine.records.malformed").counters()).hasSize(2);
+  }
+}
