@@ -148,6 +148,10 @@ class DnsResponderIT {
       assertThat(probe.answers("back.cloud.example.com.", Type.A)).containsExactly("192.0.2.8");
       assertThat(probe.rcode("app.cloud.example.com.", Type.A)).isEqualTo(Rcode.NXDOMAIN);
       assertThat(probe.actuator("health/readiness").statusCode()).isEqualTo(200);
+      assertThat(probe.actuator("prometheus").body())
+          .as("the lost watch is a metric, for CairnResponderNotWatching")
+          .contains("responder_watching 0.0")
+          .contains("responder_synced 1.0");
     }
   }
 

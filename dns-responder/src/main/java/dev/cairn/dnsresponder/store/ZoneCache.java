@@ -487,6 +487,9 @@ public final class ZoneCache implements AutoCloseable {
     Gauge.builder("responder.snapshot.problems", this, c -> c.status().problems())
         .description("Problems found in the DNSEndpoints of the served snapshot")
         .register(registry);
+    Gauge.builder("responder.watching", this, c -> c.source.watching() ? 1 : 0)
+        .description("1 while every watch on the API server's DNSEndpoints is connected")
+        .register(registry);
     Gauge.builder("responder.snapshot.rebuild.failing", this, c -> c.lastFailure == null ? 0 : 1)
         .description("1 while the latest rebuild failed and the previous view is served")
         .register(registry);
