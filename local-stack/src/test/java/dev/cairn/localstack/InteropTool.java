@@ -25,6 +25,11 @@ final class InteropTool {
     this.executable = executable;
   }
 
+  /** The tool's path. */
+  String executable() {
+    return executable;
+  }
+
   /** Finds {@code name} on the PATH, or skips (or fails, in CI) naming the Debian package. */
   static InteropTool findOrSkip(String name, String debianPackage) {
     for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {

@@ -19,16 +19,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Assumptions;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A real Prometheus server (Debian package {@code prometheus}) scraping the local stack's services
  * every second, with Cairn's alerting rules loaded: what users run against Cairn. Each target gets
- * the {@code namespace} and {@code pod} labels a ServiceMonitor would give it. When the binary is
- * missing the calling test is skipped with a visible reason, unless {@code
- * -Dcairn.interop.required=true}, which makes the skip a failure.
+ * the {@code namespace} and {@code pod} labels a ServiceMonitor would give it. A missing binary
+ * skips the test as {@link InteropTool} does.
  */
 final class PrometheusServer implements AutoCloseable {
 
@@ -46,20 +44,9 @@ final class PrometheusServer implements AutoCloseable {
     this.base = base;
   }
 
+  /** The prometheus binary, or a skip (a failure with {@code -Dcairn.interop.required=true}). */
   static String findOrSkip() {
-    for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
-      Path candidate = Path.of(dir, "prometheus");
-      if (Files.isExecutable(candidate)) {
-        return candidate.toString();
-      }
-    }
-    String reason = "prometheus is not installed (apt-get install prometheus); skipping this check";
-    if (Boolean.getBoolean("cairn.interop.required")) {
-      throw new AssertionError(reason + ", but cairn.interop.required=true");
-    }
-    System.err.println("SKIPPED: " + reason);
-    Assumptions.abort(reason);
-    throw new IllegalStateException("unreachable");
+    return InteropTool.findOrSkip("prometheus", "prometheus").executable();
   }
 
   /** Starts Prometheus in {@code dir} and waits until it is ready. */

@@ -245,47 +245,61 @@ public final class WriterMetrics {
   }
 
   private Counter writes(String operation, String result) {
-    return Counter.builder("cairn.writer.writes")
-        .description("DNSEndpoint writes sent to the API server, by operation and result")
-        .tag("operation", operation)
-        .tag("result", result)
-        .register(registry);
+    return counter(
+        "cairn.writer.writes",
+        "DNSEndpoint writes sent to the API server, by operation and result",
+        "operation",
+        operation,
+        "result",
+        result);
   }
 
   private Counter ingressWrites(String operation, String result) {
-    return Counter.builder("cairn.writer.ingress.writes")
-        .description("Writes of Gslbs' embedded Ingresses, by operation and result")
-        .tag("operation", operation)
-        .tag("result", result)
-        .register(registry);
+    return counter(
+        "cairn.writer.ingress.writes",
+        "Writes of Gslbs' embedded Ingresses, by operation and result",
+        "operation",
+        operation,
+        "result",
+        result);
   }
 
   private Counter gslbWrites(String operation, String result) {
-    return Counter.builder("cairn.writer.gslb.writes")
-        .description("Writes of the Gslbs of annotated Ingresses, by operation and result")
-        .tag("operation", operation)
-        .tag("result", result)
-        .register(registry);
+    return counter(
+        "cairn.writer.gslb.writes",
+        "Writes of the Gslbs of annotated Ingresses, by operation and result",
+        "operation",
+        operation,
+        "result",
+        result);
   }
 
   private Counter schemaRejectedCounter(String kind) {
-    return Counter.builder("cairn.writer.schema.rejected")
-        .description("Writes not sent because they violate the CRD schema, by kind")
-        .tag("kind", kind)
-        .register(registry);
+    return counter(
+        "cairn.writer.schema.rejected",
+        "Writes not sent because they violate the CRD schema, by kind",
+        "kind",
+        kind);
   }
 
   private Counter statusWrites(String result) {
-    return Counter.builder("cairn.writer.gslb.status.writes")
-        .description("Gslb status writes sent to the status subresource, by result")
-        .tag("result", result)
-        .register(registry);
+    return counter(
+        "cairn.writer.gslb.status.writes",
+        "Gslb status writes sent to the status subresource, by result",
+        "result",
+        result);
   }
 
   private Counter foreignRefused(String kind) {
-    return Counter.builder("cairn.writer.foreign.refused")
-        .description("Claims refused because another writer or Cairn source holds the object")
-        .tag("kind", kind)
-        .register(registry);
+    return counter(
+        "cairn.writer.foreign.refused",
+        "Claims refused because another writer or Cairn source holds the object",
+        "kind",
+        kind);
+  }
+
+  /** A counter with its tags, as key and value pairs. */
+  private Counter counter(String name, String description, String... tags) {
+    return Counter.builder(name).description(description).tags(tags).register(registry);
   }
 }

@@ -17,22 +17,14 @@ class EngineMetersTest {
             registry, List.of("eu.cairn.topology.routes.v1", "eu.cairn.topology.gslbs.v1"));
 
     assertThat(registry.get("cairn.engine.records.malformed").counters()).hasSize(2);
-    assertThat(
-            registry
-                .get("cairn.engine.records.malformed")
-                .tag("topic", "eu.cairn.topology.routes.v1")
-                .counter()
-                .count())
-        .isZero();
+    assertThat(malformed(registry, "eu.cairn.topology.routes.v1")).isZero();
 
     meters.malformedRecord("eu.cairn.topology.routes.v1");
-    assertThat(
-            registry
-                .get("cairn.engine.records.malformed")
-                .tag("topic", "eu.cairn.topology.routes.v1")
-                .counter()
-                .count())
-        .isEqualTo(1);
+    assertThat(malformed(registry, "eu.cairn.topology.routes.v1")).isEqualTo(1);
     assertThat(registry.get("cairn.engine.records.malformed").counters()).hasSize(2);
+  }
+
+  private static double malformed(SimpleMeterRegistry registry, String topic) {
+    return registry.get("cairn.engine.records.malformed").tag("topic", topic).counter().count();
   }
 }
