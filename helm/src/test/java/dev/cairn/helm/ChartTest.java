@@ -39,11 +39,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ChartTest {
 
   private static Map<String, Object> with(Object... keysAndValues) {
-    Map<String, Object> values = minimalValues();
-    for (int i = 0; i < keysAndValues.length; i += 2) {
-      values.put((String) keysAndValues[i], keysAndValues[i + 1]);
-    }
-    return values;
+    return RenderedChart.values(keysAndValues);
   }
 
   private static Container container(Deployment d) {

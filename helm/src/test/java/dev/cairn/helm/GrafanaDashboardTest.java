@@ -2,7 +2,6 @@ package dev.cairn.helm;
 
 import static dev.cairn.helm.RenderedChart.NAMESPACE;
 import static dev.cairn.helm.RenderedChart.RELEASE;
-import static dev.cairn.helm.RenderedChart.minimalValues;
 import static dev.cairn.helm.RenderedChart.render;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,12 +29,10 @@ class GrafanaDashboardTest {
   static final Path DASHBOARD = Path.of("cairn", "files", "grafana-dashboard.json");
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
+  /** The chart's minimal values with this feature enabled, and the given keys and values. */
   private static Map<String, Object> with(Object... keysAndValues) {
-    Map<String, Object> values = minimalValues();
-    values.put("global.grafanaDashboard.enabled", true);
-    for (int i = 0; i < keysAndValues.length; i += 2) {
-      values.put((String) keysAndValues[i], keysAndValues[i + 1]);
-    }
+    Map<String, Object> values = RenderedChart.values(keysAndValues);
+    values.putIfAbsent("global.grafanaDashboard.enabled", true);
     return values;
   }
 

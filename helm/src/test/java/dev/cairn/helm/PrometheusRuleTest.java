@@ -32,12 +32,10 @@ class PrometheusRuleTest {
   static final Path RULE_TESTS = Path.of("src", "test", "resources", "prometheus-rules-test.yaml");
   static final Path OPERATIONS = Path.of("..", "docs", "operations.md");
 
+  /** The chart's minimal values with this feature enabled, and the given keys and values. */
   private static Map<String, Object> with(Object... keysAndValues) {
-    Map<String, Object> values = minimalValues();
-    values.put("global.prometheusRule.enabled", true);
-    for (int i = 0; i < keysAndValues.length; i += 2) {
-      values.put((String) keysAndValues[i], keysAndValues[i + 1]);
-    }
+    Map<String, Object> values = RenderedChart.values(keysAndValues);
+    values.putIfAbsent("global.prometheusRule.enabled", true);
     return values;
   }
 

@@ -42,6 +42,15 @@ final class RenderedChart {
     return values;
   }
 
+  /** {@link #minimalValues()} with the given keys and values (key, value, key, value, ...). */
+  static Map<String, Object> values(Object... keysAndValues) {
+    Map<String, Object> values = minimalValues();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      values.put((String) keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return values;
+  }
+
   final String yaml;
   final List<HasMetadata> objects;
 

@@ -32,10 +32,6 @@ public final class EngineMeters implements EngineMetrics {
 
   private final Map<Trigger, Counter> recomputations = new EnumMap<>(Trigger.class);
 
-  public EngineMeters(MeterRegistry registry) {
-    this(registry, java.util.List.of());
-  }
-
   /**
    * Meters in {@code registry}, with {@code cairn.engine.records.malformed} created at 0 for each
    * of {@code inputTopics}, so that Prometheus sees the first malformed record as an increase.
