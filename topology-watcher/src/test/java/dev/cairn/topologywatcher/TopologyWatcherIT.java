@@ -561,15 +561,75 @@ class TopologyWatcherIT {
     }
   }
 
-  private static int resyncs(RunningWatcher watcher, String kind) {
-    String prometheus = watcher.get("/actuator/prometheus").body();
-    String prefix = "cairn_watcher_resyncs_total{kind=\"" + kind + "\"} ";
-    int at = prometheus.indexOf(prefix);
-    if (at < 0) {
-      return 0;
+  @Test
+  void aReListThatFailsNeitherConfirmsTheViewNorHoldsUpTheOtherKinds() {
+    kube.resource(Fixtures.node("node-a", "eu-1a", true, "10.0.0.1")).create();
+    kube.resource(Fixtures.service("shop", "web", "ClusterIP", null)).create();
+
+    try (RunningWatcher watcher =
+            RunningWatcher.start(cluster, prefix, "watcher.resync-period=300ms");
+        TopicRecorder topics = new TopicRecorder(SharedBroker.bootstrapServers(), prefix)) {
+      await()
+          .atMost(WAIT)
+          .until(
+              () ->
+                  resyncs(watcher, "Node") >= 1
+                      && meter(watcher, "cairn_watcher_sync_age_seconds ") < 1.0);
+
+      // The next Node lists are refused (as when RBAC is changed; a 5xx is the same after the
+      // client's own retries); the current Node informer keeps its watch.
+      cluster
+          .server()
+          .expect()
+          .get()
+          .withPath("/api/v1/nodes?limit=500")
+          .andReturn(
+              403,
+              "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+                  + "\"reason\":\"Forbidden\",\"code\":403,"
+                  + "\"message\":\"nodes is forbidden: cannot list resource nodes\"}")
+          .times(12);
+      int nodeResyncs = resyncs(watcher, "Node");
+      int serviceResyncs = resyncs(watcher, "Service");
+
+      await().atMost(WAIT).until(() -> meter(watcher, "cairn_watcher_sync_age_seconds ") > 2.0);
+      assertThat(resyncs(watcher, "Service"))
+          .as("the other kinds are re-listed while the Node lists fail")
+          .isGreaterThanOrEqualTo(serviceResyncs + 3);
+      assertThat(resyncs(watcher, "Node")).isLessThanOrEqualTo(nodeResyncs + 1);
+      assertThat(watcher.get("/actuator/health").body()).contains("re-list failed");
+
+      // The live informer still watches: a change is published while the re-lists fail.
+      kube.resource(Fixtures.node("node-a", "eu-1b", true, "10.0.0.1")).update();
+      await()
+          .atMost(WAIT)
+          .until(
+              () ->
+                  "eu-1b".equals(((NodeState) topics.latest(Topics.NODES, "Node/node-a")).zone()));
+
+      // Once the lists work again, the next round confirms the view.
+      await().atMost(WAIT).until(() -> meter(watcher, "cairn_watcher_sync_age_seconds ") < 1.0);
+      assertThat(resyncs(watcher, "Node")).isGreaterThan(nodeResyncs);
+      assertThat(topics.latest(Topics.NODES, "Node/node-a")).isNotNull();
     }
-    int end = prometheus.indexOf('\n', at);
-    return (int) Double.parseDouble(prometheus.substring(at + prefix.length(), end).trim());
+  }
+
+  private static int resyncs(RunningWatcher watcher, String kind) {
+    double value = meter(watcher, "cairn_watcher_resyncs_total{kind=\"" + kind + "\"} ");
+    return Double.isNaN(value) ? 0 : (int) value;
+  }
+
+  /** The value of the first Prometheus line that starts with the prefix; NaN when none does. */
+  private static double meter(RunningWatcher watcher, String linePrefix) {
+    String prometheus = watcher.get("/actuator/prometheus").body();
+    int at = prometheus.startsWith(linePrefix) ? 0 : prometheus.indexOf("\n" + linePrefix);
+    if (at < 0) {
+      return Double.NaN;
+    }
+    int start = at == 0 ? linePrefix.length() : at + 1 + linePrefix.length();
+    int end = prometheus.indexOf('\n', start);
+    return Double.parseDouble(
+        prometheus.substring(start, end < 0 ? prometheus.length() : end).trim());
   }
 
   private static Service labelled(Service service, String app) {

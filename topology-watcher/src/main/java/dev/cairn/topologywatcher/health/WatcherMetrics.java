@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *       kind}): keys in the view, and those whose record names a problem;
  *   <li>{@code cairn.watcher.resyncs} (counter; {@code kind}): completed full re-lists;
  *   <li>{@code cairn.watcher.sync.age} (gauge, seconds): time since the view was last confirmed
- *       complete (SYNCED published or a full re-list finished); NaN before the first;
+ *       complete (SYNCED published, or a round of re-lists that listed every kind again or found it
+ *       not served); NaN before the first;
  *   <li>{@code cairn.watcher.leader} (gauge): 1 while this replica publishes, else 0.
  * </ul>
  */

@@ -160,13 +160,21 @@ final class KindWatch {
     }
   }
 
-  /** Lists the kind again from scratch and publishes only what differs. Blocking. */
-  void relist() {
+  /**
+   * Lists the kind again from scratch and publishes only what differs. Blocking.
+   *
+   * @return true when the kind's view was confirmed: listed again, or found not served; false when
+   *     the list failed (the current informer goes on watching) or the kind is not being watched
+   */
+  boolean relist() {
     Active<?> current = active;
-    if (stopped || current == null || phase != Phase.WATCHING) {
-      return;
+    if (stopped) {
+      return true;
     }
-    relist(current.source);
+    if (current == null || phase != Phase.WATCHING) {
+      return phase == Phase.MISSING;
+    }
+    return relist(current.source);
   }
 
   void stop() {
@@ -182,7 +190,7 @@ final class KindWatch {
   }
 
   private void start(KindSource<?> source) {
-    Active<?> fresh = create(source);
+    Active<?> fresh = create(source, false);
     synchronized (lock) {
       active = fresh;
     }
@@ -232,30 +240,32 @@ final class KindWatch {
     initialSync.complete(null);
   }
 
-  private void relist(KindSource<?> source) {
+  private boolean relist(KindSource<?> source) {
     Active<?> old = active;
-    Active<?> fresh = create(source);
+    Active<?> fresh = create(source, true);
     try {
       fresh.start().toCompletableFuture().get(relistTimeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       fresh.stop();
-      return;
+      return false;
     } catch (ExecutionException | TimeoutException e) {
       fresh.stop();
-      message = "re-list failed: " + e;
+      Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+      message = "re-list failed: " + cause;
       log.atWarn()
           .addKeyValue("kind", entity.label())
           .log(
-              "re-list of {} failed; keeping the current informer: {}",
+              "re-list of {} failed; keeping the current informer, which goes on watching, and"
+                  + " trying again at the next re-list: {}",
               entity.label(),
-              e.toString());
-      return;
+              cause.toString());
+      return false;
     }
     synchronized (lock) {
       if (stopped || active != old) {
         fresh.stop();
-        return;
+        return false;
       }
       active = fresh;
     }
@@ -270,6 +280,7 @@ final class KindWatch {
         .addKeyValue("kind", entity.label())
         .addKeyValue("objects", view.size(entity))
         .log("re-list done");
+    return true;
   }
 
   private void discoveryFailed(RuntimeException e) {
@@ -390,7 +401,15 @@ final class KindWatch {
         : namespaces + " with labels " + scope.labelSelector();
   }
 
-  private <T extends HasMetadata> Active<T> create(KindSource<T> source) {
+  /**
+   * Informers for a source, one per namespace in scope.
+   *
+   * @param relisting true for the informers of a re-list: a list that fails before they started
+   *     ends the attempt at once (the current informers go on watching and the next re-list tries
+   *     again) instead of being retried until {@code relistTimeout}, which would hold up every
+   *     other kind's re-list and CRD poll on the scheduler
+   */
+  private <T extends HasMetadata> Active<T> create(KindSource<T> source, boolean relisting) {
     Map<String, SharedIndexInformer<T>> informers = new LinkedHashMap<>();
     Map<String, DigestStore<T>> stores = new LinkedHashMap<>();
     List<String> namespaces =
@@ -413,6 +432,9 @@ final class KindWatch {
       informer.addEventHandler(new Handler<>(source));
       informer.exceptionHandler(
           (isStarted, t) -> {
+            if (relisting && !isStarted) {
+              return false;
+            }
             message = String.valueOf(t.getMessage());
             log.atWarn()
                 .addKeyValue("kind", entity.label())

@@ -8,6 +8,7 @@ import dev.cairn.topologywatcher.state.TopologyView;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -38,7 +39,7 @@ public final class KubeWatcher implements AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final Duration resyncPeriod;
   private final Duration crdPollInterval;
-  private volatile Runnable afterRelist = () -> {};
+  private volatile RelistListener afterRelist = complete -> {};
 
   public KubeWatcher(
       KubernetesClient client,
@@ -122,9 +123,23 @@ public final class KubeWatcher implements AutoCloseable {
         });
   }
 
-  /** Runs after every completed round of full re-lists, on the watcher's scheduler thread. */
-  public void afterRelist(Runnable action) {
-    this.afterRelist = action;
+  /** Told after every round of full re-lists, on the watcher's scheduler thread. */
+  @FunctionalInterface
+  public interface RelistListener {
+
+    /**
+     * A round of full re-lists ended.
+     *
+     * @param complete true when every kind was listed again or found not served, so the view is
+     *     confirmed complete; false when a kind's re-list failed or a kind is not being watched
+     *     (its current informers, if any, go on watching)
+     */
+    void relisted(boolean complete);
+  }
+
+  /** Sets what is told after every round of full re-lists. */
+  public void afterRelist(RelistListener listener) {
+    this.afterRelist = listener;
   }
 
   /** Starts looking for and watching every kind. */
@@ -154,10 +169,32 @@ public final class KubeWatcher implements AutoCloseable {
   }
 
   private void relistAll() {
+    List<String> unconfirmed = new ArrayList<>();
     for (KindWatch k : kinds) {
-      guarded("re-list", k::relist);
+      boolean confirmed;
+      try {
+        confirmed = k.relist();
+      } catch (RuntimeException e) {
+        log.atError()
+            .addKeyValue("kind", k.entity().label())
+            .setCause(e)
+            .log("re-list failed; continuing");
+        confirmed = false;
+      }
+      if (!confirmed) {
+        unconfirmed.add(k.entity().label());
+      }
     }
-    guarded("after re-list", afterRelist);
+    if (!unconfirmed.isEmpty()) {
+      log.atWarn()
+          .addKeyValue("kinds", unconfirmed)
+          .log(
+              "this round of re-lists did not confirm the view: {} could not be listed again; the"
+                  + " next round tries again",
+              String.join(", ", unconfirmed));
+    }
+    boolean complete = unconfirmed.isEmpty();
+    guarded("after re-list", () -> afterRelist.relisted(complete));
   }
 
   private void guarded(String what, Runnable action) {

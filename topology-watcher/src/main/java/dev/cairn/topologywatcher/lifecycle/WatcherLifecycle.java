@@ -70,9 +70,9 @@ public final class WatcherLifecycle implements SmartLifecycle, LeaseElection.Lis
   public void start() {
     running = true;
     kube.afterRelist(
-        () -> {
+        complete -> {
           publisher.reconcile();
-          if (publisher.active()) {
+          if (complete && publisher.active()) {
             metrics.synced();
           }
         });
