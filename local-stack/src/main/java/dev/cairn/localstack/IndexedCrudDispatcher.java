@@ -90,7 +90,9 @@ import tools.jackson.databind.node.ObjectNode;
  *       the same request for request ({@code IndexedCrudUpdatesIT});
  *   <li>core {@code v1} Events include the {@code events.k8s.io/v1} Events in their core form, as
  *       the API server serves one Event through both APIs ({@link CoreEvents}), so {@code kubectl
- *       describe} shows the Events Cairn records.
+ *       describe} shows the Events Cairn records;
+ *   <li>a server-side dry run ({@code ?dryRun=All}, or {@code dryRun} in a delete's options) is
+ *       admitted and answered as the write would be, and stores nothing.
  * </ul>
  *
  * <p>Requests are serialised by a read-write lock (the server calls it from one event loop, so it
@@ -148,6 +150,9 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
   /** The tree the write in progress is about to store (its resourceVersion just set). */
   private JsonNode updatedTree;
 
+  /** True while a dry-run write is handled: {@link #processEvent} then stores nothing. */
+  private boolean dryRun;
+
   IndexedCrudDispatcher() {
     this(DEFAULT_HISTORY, DEFAULT_BOOKMARK_INTERVAL);
   }
@@ -188,10 +193,27 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
   public MockResponse dispatch(RecordedRequest request) {
     String path = request.getPath();
     try {
+      boolean dryRun;
+      switch (request.method()) {
+        case POST, PUT, PATCH, DELETE -> {
+          String value = queryParameter(path, "dryRun");
+          if (value == null && request.method() == io.fabric8.mockwebserver.dsl.HttpMethod.DELETE) {
+            value = deleteOptionsDryRun(request);
+          }
+          if (value != null && !value.equals("All")) {
+            return status(
+                400,
+                "BadRequest",
+                "dryRun: Unsupported value: \"" + value + "\": supported values: \"All\"");
+          }
+          dryRun = value != null;
+        }
+        default -> dryRun = false;
+      }
       return switch (request.method()) {
-        case POST -> write(request, postHandler);
-        case PUT -> write(request, putHandler);
-        case PATCH -> write(request, patchHandler);
+        case POST -> write(request, postHandler, dryRun);
+        case PUT -> write(request, putHandler, dryRun);
+        case PATCH -> write(request, patchHandler, dryRun);
         case GET ->
             isWatch(path)
                 ? isWebSocket(request)
@@ -203,7 +225,7 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
                             + " fabric8 clients open them; a streamed HTTP watch (kubectl get"
                             + " --watch) is not supported: run the get again instead")
                 : read(path, wantsTable(request));
-        case DELETE -> delete(path);
+        case DELETE -> delete(path, dryRun);
         default -> status(405, "MethodNotAllowed", request.getMethod() + " is not supported");
       };
     } catch (IllegalArgumentException e) {
@@ -219,9 +241,59 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
     }
   }
 
-  private MockResponse write(RecordedRequest request, KubernetesCrudDispatcherHandler handler) {
+  /**
+   * The {@code dryRun} of a DELETE's body ({@code DeleteOptions}, where kubectl puts it) as one
+   * value: null when absent or empty, else its values joined by commas.
+   */
+  private static String deleteOptionsDryRun(RecordedRequest request) {
+    if (request.getBody() == null || request.getBody().size() == 0) {
+      return null;
+    }
+    JsonNode options;
+    try {
+      options = TREES.readTree(request.getBody().getBytes());
+    } catch (JacksonException e) {
+      return null;
+    }
+    JsonNode dryRun = options.path("dryRun");
+    if (!dryRun.isArray() || dryRun.isEmpty()) {
+      return null;
+    }
+    List<String> values = new ArrayList<>();
+    dryRun.forEach(v -> values.add(v.asString("")));
+    return String.join(",", values);
+  }
+
+  /**
+   * The value of a query parameter of a request path (the last one when repeated), or null.
+   * Package-private for its test.
+   */
+  static String queryParameter(String path, String name) {
+    int q = path == null ? -1 : path.indexOf('?');
+    if (q < 0) {
+      return null;
+    }
+    String value = null;
+    for (String pair : path.substring(q + 1).split("&")) {
+      int eq = pair.indexOf('=');
+      String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+      if (key.equals(name)) {
+        value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+      }
+    }
+    return value;
+  }
+
+  /**
+   * A create, update or patch. With {@code dryRun} (the API server's {@code ?dryRun=All}, sent by
+   * {@code kubectl --dry-run=server}) it is admitted and validated, and answered with the object as
+   * it would be stored, but nothing is stored and no watch sees it.
+   */
+  private MockResponse write(
+      RecordedRequest request, KubernetesCrudDispatcherHandler handler, boolean dryRun) {
     lock.writeLock().lock();
     try {
+      this.dryRun = dryRun;
       CustomResourceAdmission.Outcome admitted = admit(request);
       if (admitted.refused() != null) {
         return admitted.refused();
@@ -239,6 +311,7 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
       return json(new MockResponse().setResponseCode(e.getCode()).setBody(e.toStatusBody()));
     } finally {
       // Whatever a failed write left behind must not reach the next one.
+      this.dryRun = false;
       parsedBody = null;
       parsedBodyTree = null;
       updatedTree = null;
@@ -680,14 +753,20 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
     }
   }
 
-  private MockResponse delete(String path) {
+  /**
+   * Deletes what the path names (one object, or every object it selects), or with {@code dryRun}
+   * only answers what would be deleted.
+   */
+  private MockResponse delete(String path, boolean dryRun) {
     AttributeSet query = pathAttributes(path);
     lock.writeLock().lock();
     try {
       Table table = tables.get(tableKey(query));
       List<Stored> items = table == null ? List.of() : table.select(query);
-      for (Stored item : items) {
-        deleteOne(path, query, item);
+      if (!dryRun) {
+        for (Stored item : items) {
+          deleteOne(path, query, item);
+        }
       }
       if (query.containsKey(NAME)) {
         return items.isEmpty()
@@ -884,6 +963,10 @@ final class IndexedCrudDispatcher extends Dispatcher implements KubernetesCrudPe
       AttributeSet oldAttributes,
       GenericKubernetesResource resource,
       String newState) {
+    if (dryRun) {
+      updatedTree = null;
+      return;
+    }
     Stored existing = null;
     if (oldAttributes != null) {
       Table oldTable = tables.get(tableKey(oldAttributes));

@@ -456,6 +456,52 @@ class KubectlIT {
     assertThat(strategyOf("quiet")).containsOnlyKeys("type");
   }
 
+  /**
+   * {@code kubectl --dry-run=server} (the API's {@code ?dryRun=All}): validated and answered as the
+   * write would be, but nothing is stored, changed or deleted; the mock API used to store it.
+   */
+  @Test
+  void aServerSideDryRunValidatesAndStoresNothing() {
+    InteropTool.Result created =
+        apply(gslbYaml("dry", "type: roundRobin\ndnsTtlSeconds: 30"), "--dry-run=server");
+    assertThat(created.exitCode()).as(created.err()).isZero();
+    assertThat(created.out()).contains("gslb.k8gb.io/dry created (server dry run)");
+    assertThat(client.genericKubernetesResources(GSLBS).inNamespace(NS).withName("dry").get())
+        .isNull();
+
+    InteropTool.Result invalid =
+        apply(gslbYaml("dry", "type: roundRobin\ndnsTtlSeconds: thirty"), "--dry-run=server");
+    assertThat(invalid.exitCode()).isNotZero();
+    assertThat(invalid.err()).contains("spec.strategy.dnsTtlSeconds");
+
+    gslb("web", "roundRobin");
+    InteropTool.Result changed =
+        apply(gslbYaml("web", "type: failover\nprimaryGeoTag: eu"), "--dry-run=server");
+    assertThat(changed.exitCode()).as(changed.err()).isZero();
+    assertThat(changed.out()).contains("gslb.k8gb.io/web configured (server dry run)");
+    assertThat(strategyOf("web")).containsEntry("type", "roundRobin");
+
+    List<String> deleted = kubectl("-n", NS, "delete", "gslb", "web", "--dry-run=server");
+    assertThat(String.join("\n", deleted))
+        .contains("gslb.k8gb.io \"web\" deleted (server dry run)");
+    assertThat(strategyOf("web")).containsEntry("type", "roundRobin");
+
+    String refused =
+        String.join(
+            "\n",
+            kubectl
+                .attempt(
+                    null,
+                    "--server",
+                    api.url(),
+                    "delete",
+                    "--raw",
+                    "/apis/k8gb.io/v1beta1/namespaces/apps/gslbs/web?dryRun=Some")
+                .err());
+    assertThat(refused).contains("Unsupported value: \"Some\"");
+    assertThat(strategyOf("web")).containsEntry("type", "roundRobin");
+  }
+
   @Test
   void aValueTheSchemaRefusesIsInvalid() {
     InteropTool.Result result = apply(gslbYaml("ttl", "type: roundRobin\ndnsTtlSeconds: thirty"));
