@@ -330,7 +330,10 @@ class RecordWriterIT {
             r -> r.statusCode() == 200 && !r.body().contains("\"namespace\":\"unclaimed\""));
     HttpResponse<String> explain = writer.get("/api/v1/records/unclaimed/" + objectName("web"));
     assertThat(explain.statusCode()).isEqualTo(200);
-    assertThat(explain.body()).contains("\"report\":null").contains("\"owned\":false");
+    assertThat(explain.body())
+        .as("no report: the writer no longer plans it")
+        .doesNotContain("\"report\"")
+        .contains("\"owned\":false");
   }
 
   /**
@@ -618,6 +621,12 @@ class RecordWriterIT {
     assertThat(targets(r)).containsExactly("192.0.2.1");
     HttpResponse<String> explain = writer.get("/api/v1/records/invalid/" + objectName("web"));
     assertThat(explain.body()).contains("records[1].targets[0]").contains("2001:db8::1");
+    assertThat(explain.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+    assertThat(explain.body())
+        .as("encoded as the contract records: a field without a value is left out")
+        .doesNotContain(":null")
+        .contains("\"report\":{");
     assertThat(writer.counter("cairn.writer.endpoints.rejected")).isGreaterThanOrEqualTo(1);
     Event event = awaitEvent("invalid", "web");
     assertThat(event.getReason()).isEqualTo("InvalidEndpoint");

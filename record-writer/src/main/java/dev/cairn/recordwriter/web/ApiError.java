@@ -12,11 +12,11 @@ import org.springframework.http.ResponseEntity;
  */
 public record ApiError(String error, String message) {
 
-  static ResponseEntity<ApiError> notFound(String message) {
-    return ResponseEntity.status(HttpStatus.NOT_FOUND).body(new ApiError("not-found", message));
+  static ResponseEntity<String> notFound(String message) {
+    return JsonAnswer.of(HttpStatus.NOT_FOUND, new ApiError("not-found", message));
   }
 
-  static ResponseEntity<ApiError> badRequest(String message) {
-    return ResponseEntity.status(HttpStatus.BAD_REQUEST).body(new ApiError("bad-request", message));
+  static ResponseEntity<String> badRequest(String message) {
+    return JsonAnswer.of(HttpStatus.BAD_REQUEST, new ApiError("bad-request", message));
   }
 }

@@ -85,7 +85,7 @@ public final class GslbStatusController {
 
   /** Explains the status of one Gslb; 404 when the writer knows nothing about it. */
   @GetMapping("/{namespace}/{name}")
-  public ResponseEntity<?> explain(@PathVariable String namespace, @PathVariable String name) {
+  public ResponseEntity<String> explain(@PathVariable String namespace, @PathVariable String name) {
     ObjectKey key = ObjectKey.of(namespace, name);
     GslbStatus desired = feed.get(GslbStatusPlan.KIND + "/" + key);
     LiveView live = cache.get(key).map(GslbStatusController::view).orElse(null);
@@ -99,7 +99,7 @@ public final class GslbStatusController {
         && fromIngress == null) {
       return ApiError.notFound("the writer knows nothing about Gslb " + namespace + "/" + name);
     }
-    return ResponseEntity.ok(
+    return JsonAnswer.ok(
         new Explanation(
             desired,
             desired == null ? null : GslbStatusForm.render(desired).fields(),

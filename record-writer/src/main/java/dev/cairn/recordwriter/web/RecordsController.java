@@ -100,7 +100,7 @@ public final class RecordsController {
 
   /** Explains one DNSEndpoint; 404 when the writer knows nothing about it. */
   @GetMapping("/{namespace}/{name}")
-  public ResponseEntity<?> explain(@PathVariable String namespace, @PathVariable String name) {
+  public ResponseEntity<String> explain(@PathVariable String namespace, @PathVariable String name) {
     ObjectKey key = ObjectKey.of(namespace, name);
     Optional<RecordReport> report = reports.get(key);
     ObjectView object =
@@ -117,7 +117,7 @@ public final class RecordsController {
     if (source == null && object != null && object.owned()) {
       source = object.annotations().get(Ownership.SOURCE_ANNOTATION);
     }
-    return ResponseEntity.ok(
+    return JsonAnswer.ok(
         new Explanation(report.orElse(null), source == null ? null : decision(source), object));
   }
 
@@ -126,15 +126,15 @@ public final class RecordsController {
    * ?state=CONFLICT}, {@code IN_GRACE}, ...); 400 for an unknown state or no filter.
    */
   @GetMapping
-  public ResponseEntity<?> list(
+  public ResponseEntity<String> list(
       @RequestParam(required = false) String state, @RequestParam(required = false) String source) {
     if (source != null) {
-      return ResponseEntity.ok(reports.ofSource(source));
+      return JsonAnswer.ok(reports.ofSource(source));
     }
     if (state != null) {
       for (Outcome.State s : Outcome.State.values()) {
         if (s.name().equalsIgnoreCase(state)) {
-          return ResponseEntity.ok(reports.inState(s));
+          return JsonAnswer.ok(reports.inState(s));
         }
       }
     }
