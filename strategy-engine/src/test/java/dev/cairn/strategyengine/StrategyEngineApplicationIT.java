@@ -468,6 +468,133 @@ class StrategyEngineApplicationIT {
     assertThat(stored).as("changelog records of %s in %s: %s", key, changelog, sent).isPositive();
   }
 
+  /**
+   * A Gslb with thousands of hosts makes a decision larger than Kafka takes: sending it failed the
+   * producer and stopped the engine for everything else. Now an output over {@code
+   * engine.max-output-size} is not sent (the status says why), one the broker refuses even so is
+   * dropped and logged, and the engine goes on deciding.
+   */
+  @Test
+  void anOutputTooLargeForKafkaIsNotSentAndTheEngineGoesOn() throws Exception {
+    connect();
+    String namespace = "big-it";
+    send(
+        Topics.SYNC,
+        "topology-watcher",
+        new SyncMarker("g1", SyncMarker.Phase.SYNCED, Instant.now(), Map.of()));
+    send(
+        Topics.SERVICES,
+        "Service/" + namespace + "/web",
+        new ServiceState(
+            namespace,
+            "web",
+            "uid-web",
+            "ClusterIP",
+            List.of(),
+            List.of(),
+            List.of(),
+            Map.of(),
+            List.of()));
+    send(Topics.ENDPOINTS, "Service/" + namespace + "/web", endpoints(namespace));
+    double before = tooLarge("decision");
+
+    // About 1.3 MB of decision: over the default engine.max-output-size (1000 KiB).
+    send(Topics.GSLBS, "Gslb/" + namespace + "/huge", manyHosts(namespace, "huge", 3000));
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              pollStatuses();
+              GslbStatus status = statuses.get("Gslb/" + namespace + "/huge");
+              assertThat(status).isNotNull();
+              assertThat(status.problems())
+                  .anySatisfy(
+                      p -> assertThat(p).startsWith("decision='").contains("max-output-size"));
+            });
+    assertThat(tooLarge("decision")).isEqualTo(before + 1);
+
+    // A topic that takes less than the engine's limit: the broker refuses the decision.
+    try (org.apache.kafka.clients.admin.Admin admin =
+        org.apache.kafka.clients.admin.Admin.create(
+            Map.of("bootstrap.servers", broker.getBrokersAsString()))) {
+      org.apache.kafka.common.config.ConfigResource topic =
+          new org.apache.kafka.common.config.ConfigResource(
+              org.apache.kafka.common.config.ConfigResource.Type.TOPIC,
+              PREFIX + Topics.DECISIONS.name());
+      alter(admin, topic, org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET, "20000");
+      try {
+        send(Topics.GSLBS, "Gslb/" + namespace + "/medium", manyHosts(namespace, "medium", 100));
+        await().atMost(Duration.ofSeconds(60)).until(() -> tooLarge("decision") == before + 2);
+      } finally {
+        alter(admin, topic, org.apache.kafka.clients.admin.AlterConfigOp.OpType.DELETE, null);
+      }
+    }
+
+    send(Topics.GSLBS, "Gslb/" + namespace + "/small", manyHosts(namespace, "small", 1));
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              poll();
+              assertThat(decisions.get("Gslb/" + namespace + "/small")).isNotNull();
+            });
+    assertThat(decisions).doesNotContainKeys("Gslb/" + namespace + "/huge");
+    assertThat(registry.get("cairn.engine.streams.running").gauge().value()).isEqualTo(1.0);
+    assertThat(get("/actuator/health/liveness").statusCode()).isEqualTo(200);
+
+    // Leave nothing for the other tests, which read every decision.
+    for (String name : List.of("huge", "medium", "small")) {
+      send(Topics.GSLBS, "Gslb/" + namespace + "/" + name, null);
+    }
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              poll();
+              assertThat(decisions.keySet()).noneMatch(k -> k.startsWith("Gslb/" + namespace));
+            });
+  }
+
+  private double tooLarge(String output) {
+    return registry.get("cairn.engine.outputs.too.large").tag("output", output).counter().count();
+  }
+
+  private static void alter(
+      org.apache.kafka.clients.admin.Admin admin,
+      org.apache.kafka.common.config.ConfigResource topic,
+      org.apache.kafka.clients.admin.AlterConfigOp.OpType op,
+      String value)
+      throws Exception {
+    admin
+        .incrementalAlterConfigs(
+            Map.of(
+                topic,
+                List.of(
+                    new org.apache.kafka.clients.admin.AlterConfigOp(
+                        new org.apache.kafka.clients.admin.ConfigEntry("max.message.bytes", value),
+                        op))))
+        .all()
+        .get();
+  }
+
+  private static GslbState manyHosts(String namespace, String name, int hosts) {
+    return new GslbState(
+        namespace,
+        name,
+        "uid-" + name,
+        null,
+        IntStream.range(0, hosts)
+            .mapToObj(
+                i ->
+                    new GslbState.IngressRule(
+                        name + "-" + i + ".cloud.example.com", List.of(BackendRef.service("web"))))
+            .toList(),
+        new GslbStrategy("roundRobin", null, null, Map.of(), null),
+        null,
+        Map.of("k8gb.io/exposed-ip-addresses", "203.0.113.10"),
+        List.of());
+  }
+
   @Test
   void theProducersBatchAndLingerAsConfigured() {
     Map<String, Object> config =

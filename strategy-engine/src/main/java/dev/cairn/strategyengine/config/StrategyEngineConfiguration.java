@@ -9,6 +9,7 @@ import dev.cairn.strategyengine.stream.EngineTopology;
 import dev.cairn.strategyengine.stream.GslbReports;
 import dev.cairn.strategyengine.stream.InputErrorHandler;
 import dev.cairn.strategyengine.stream.InputErrors;
+import dev.cairn.strategyengine.stream.OutputErrorHandler;
 import dev.cairn.strategyengine.stream.StreamsFailures;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -152,6 +153,7 @@ class StrategyEngineConfiguration {
     config.put(
         StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, InputErrorHandler.class);
     config.put(InputErrorHandler.INPUT_ERRORS_CONFIG, inputErrors);
+    config.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, OutputErrorHandler.class);
     config.put(StreamsConfig.mainConsumerPrefix(LEAVE_GROUP_ON_CLOSE), true);
     return new KafkaStreamsConfiguration(config);
   }
@@ -184,7 +186,8 @@ class StrategyEngineConfiguration {
         properties.resolutionExpiryCheckInterval(),
         properties.gslb().punctuateInterval(),
         properties.stateStoreType(),
-        properties.catchUpSettings());
+        properties.catchUpSettings(),
+        (int) properties.maxOutputSize().toBytes());
   }
 
   /** The Gslb reports of the explain API, kept by the topology's tasks. */

@@ -49,6 +49,12 @@ import org.springframework.util.unit.DataSize;
  *     decided the engine benchmark's replay 1.6–1.9 times as fast with a third less CPU
  *     (docs/benchmarks.md). More than 1 MB needs {@code max.request.size} (producer) and {@code
  *     message.max.bytes} (broker) raised with it
+ * @param maxOutputSize the largest encoded decision or Gslb status the engine sends. A larger one
+ *     (a route or Gslb with thousands of host names and targets) would be refused by the producer
+ *     and stop the engine; it is not sent, the previous one stays, and the engine logs it, counts
+ *     it ({@code cairn.engine.outputs.too.large}) and, for a Gslb, says so in its status. The
+ *     default 1000KB fits Kafka's default 1 MiB ({@code max.request.size}, {@code
+ *     message.max.bytes}); raise those with it
  * @param statestoreCacheMaxBytes Kafka Streams {@code statestore.cache.max.bytes}; 0 forwards every
  *     change at once
  * @param streamThreads Kafka Streams {@code num.stream.threads}
@@ -72,6 +78,7 @@ public record StrategyEngineProperties(
     @DefaultValue("10ms") Duration pollInterval,
     @DefaultValue("5ms") Duration producerLinger,
     @DefaultValue("256KB") DataSize producerBatchSize,
+    @DefaultValue("1000KB") DataSize maxOutputSize,
     @DefaultValue("0") long statestoreCacheMaxBytes,
     @DefaultValue("1") int streamThreads,
     @DefaultValue CatchUpSettings catchUp,
@@ -101,6 +108,12 @@ public record StrategyEngineProperties(
         || producerBatchSize.toBytes() > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
           "engine.producer-batch-size must be between 1B and 2GB, got " + producerBatchSize);
+    }
+    if (maxOutputSize == null
+        || maxOutputSize.toBytes() < 1024
+        || maxOutputSize.toBytes() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "engine.max-output-size must be between 1KB and 2GB, got " + maxOutputSize);
     }
     if (statestoreCacheMaxBytes < 0) {
       throw new IllegalArgumentException("engine.statestore-cache-max-bytes must not be negative");

@@ -184,6 +184,9 @@ final class DecisionProcessor
   /** The event time of the input record being processed, {@link #NO_EVENT_TIME} when none. */
   private long inputEventTime = NO_EVENT_TIME;
 
+  /** The largest encoded output sent ({@code engine.max-output-size}). */
+  private final int maxOutputBytes;
+
   /** The timestamp of what the key being decided is forwarded with. */
   private long decidingTimestamp;
 
@@ -199,6 +202,33 @@ final class DecisionProcessor
       CatchUp catchUp,
       PeerAnswerBoard board,
       GslbReports reports) {
+    this(
+        settings,
+        gslbSettings,
+        metrics,
+        expiryCheckInterval,
+        punctuateInterval,
+        catchUp,
+        board,
+        reports,
+        EngineTopology.DEFAULT_MAX_OUTPUT_BYTES);
+  }
+
+  /**
+   * @param maxOutputBytes the largest encoded decision or status sent ({@code
+   *     engine.max-output-size}); a larger one is refused and the previous one stays
+   */
+  DecisionProcessor(
+      PlacementSettings settings,
+      GslbSettings gslbSettings,
+      EngineMetrics metrics,
+      Duration expiryCheckInterval,
+      Duration punctuateInterval,
+      CatchUp catchUp,
+      PeerAnswerBoard board,
+      GslbReports reports,
+      int maxOutputBytes) {
+    this.maxOutputBytes = maxOutputBytes;
     this.catchUp = catchUp;
     this.board = board;
     this.reports = reports;
@@ -365,6 +395,28 @@ final class DecisionProcessor
   }
 
   @Override
+  public String refusal(String key, String output, byte[] encoded) {
+    if (encoded.length <= maxOutputBytes) {
+      return null;
+    }
+    metrics.outputTooLarge(output);
+    log.atWarn()
+        .addKeyValue("key", key)
+        .addKeyValue("output", output)
+        .addKeyValue("bytes", encoded.length)
+        .addKeyValue("limit", maxOutputBytes)
+        .log(
+            "Not sending the {} of {}: it is too large for a Kafka record; the previous one stays",
+            output,
+            key);
+    return "over the limit of "
+        + maxOutputBytes
+        + " bytes for one Kafka record (engine.max-output-size); the previous "
+        + output
+        + " stays";
+  }
+
+  @Override
   public void forward(String key, EngineOutput output, Stamp stamp) {
     Headers headers = new RecordHeaders();
     if (stamp.eventTime() != NO_EVENT_TIME) {
@@ -518,6 +570,20 @@ final class DecisionProcessor
   }
 
   private void onSync(String key, SyncMarker marker) {
+    SyncMarker current = marker == null ? syncMarkers.get(key) : null;
+    if (current != null) {
+      // Only the watcher writes sync markers, and it never deletes one: a tombstone comes from
+      // outside (kcat, a script). Taking it would hold every removal back until the watcher's next
+      // leader term, with the watcher itself healthy; the marker it last published stands.
+      metrics.malformedRecord(Topics.SYNC.name());
+      log.atWarn()
+          .addKeyValue("key", key)
+          .addKeyValue("generation", current.generation())
+          .log(
+              "Ignoring a tombstone on the sync topic: the topology-watcher never deletes its"
+                  + " marker; its last one stands");
+      return;
+    }
     boolean wasSynced = synced;
     StoreWrites.putOrDelete(syncMarkers, key, marker);
     synced = computeSynced();
@@ -749,6 +815,9 @@ final class DecisionProcessor
     }
     release(routeKey);
     byte[] encoded = decisions.encode(desired);
+    if (refusal(routeKey, "decision", encoded) != null) {
+      return; // counted and logged; its records stay as they are
+    }
     forward(routeKey, new DecisionOutput(encoded)); // before the store's changelog record
     decisions.put(routeKey, desired, encoded);
     metrics.emitted(desired.disposition().name());

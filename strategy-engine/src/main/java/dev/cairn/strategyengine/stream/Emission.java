@@ -28,6 +28,16 @@ interface Emission {
   Stamp stamp();
 
   /**
+   * Why an encoded output cannot be sent (without its size), or null when it can: one over the
+   * record limit ({@code engine.max-output-size}) would fail the producer and stop the engine. A
+   * refused output is counted and logged with its key and size; the caller neither forwards nor
+   * stores it, so the previous output stays.
+   *
+   * @param output {@code decision} or {@code status}
+   */
+  String refusal(String key, String output, byte[] encoded);
+
+  /**
    * Sends an output downstream with the timestamp and event time of an earlier {@link #stamp()}.
    */
   void forward(String key, EngineOutput output, Stamp stamp);

@@ -20,7 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>{@code cairn.engine.gslb.status.emitted} by {@code outcome} (UPDATE, TOMBSTONE);
  *   <li>{@code cairn.engine.gslb.undecided}: Gslb evaluations left undecided (invalid spec, no geo
  *       tag);
- *   <li>{@code cairn.engine.gslb.failures}: Gslb decisions that threw.
+ *   <li>{@code cairn.engine.gslb.failures}: Gslb decisions that threw;
+ *   <li>{@code cairn.engine.outputs.too.large} by {@code output} (decision, status): outputs over
+ *       {@code engine.max-output-size}, not sent (the previous one stays).
  * </ul>
  */
 public final class EngineMeters implements EngineMetrics {
@@ -53,6 +55,9 @@ public final class EngineMeters implements EngineMetrics {
     }
     counter("cairn.engine.gslb.undecided", null, null);
     counter("cairn.engine.gslb.failures", null, null);
+    for (String output : new String[] {"decision", "status"}) {
+      counter("cairn.engine.outputs.too.large", "output", output);
+    }
   }
 
   @Override
@@ -68,6 +73,11 @@ public final class EngineMeters implements EngineMetrics {
   @Override
   public void held(String outcome) {
     counter("cairn.engine.decisions.held", "disposition", outcome).increment();
+  }
+
+  @Override
+  public void outputTooLarge(String output) {
+    counter("cairn.engine.outputs.too.large", "output", output).increment();
   }
 
   @Override

@@ -34,6 +34,9 @@ public interface EngineMetrics {
 
     @Override
     public void gslbFailed() {}
+
+    @Override
+    public void outputTooLarge(String output) {}
   }
 
   /** A route's or Gslb's decision was recomputed because of this kind of input change. */
@@ -62,6 +65,12 @@ public interface EngineMetrics {
 
   /** Deciding a Gslb threw; the previous decision and status stay. */
   void gslbFailed();
+
+  /**
+   * An output ({@code decision} or {@code status}) was too large for a Kafka record and was not
+   * sent; the previous one stays.
+   */
+  void outputTooLarge(String output);
 
   /** The input change that caused a recomputation. */
   enum Trigger {

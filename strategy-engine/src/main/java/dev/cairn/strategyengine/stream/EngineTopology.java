@@ -193,6 +193,15 @@ public final class EngineTopology {
    * @param storeType how state stores are kept
    * @param catchUp how decisions are batched while the engine works through a backlog
    */
+  /**
+   * The default largest encoded output, 1000 KiB: under the producer's default {@code
+   * max.request.size} and the broker's default {@code message.max.bytes} (1 MiB) with room for the
+   * key, the headers and the batch's own overhead.
+   */
+  public static final int DEFAULT_MAX_OUTPUT_BYTES = 1000 * 1024;
+
+  private final int maxOutputBytes;
+
   public EngineTopology(
       TopicSettings topics,
       PlacementSettings settings,
@@ -202,6 +211,37 @@ public final class EngineTopology {
       Duration punctuateInterval,
       StoreType storeType,
       CatchUp catchUp) {
+    this(
+        topics,
+        settings,
+        gslbSettings,
+        metrics,
+        expiryCheckInterval,
+        punctuateInterval,
+        storeType,
+        catchUp,
+        DEFAULT_MAX_OUTPUT_BYTES);
+  }
+
+  /**
+   * As above, with the largest encoded decision or status the engine sends ({@code
+   * engine.max-output-size}): a larger one is refused, counted and logged, and the previous one
+   * stays, where sending it would fail the producer and stop the engine.
+   */
+  public EngineTopology(
+      TopicSettings topics,
+      PlacementSettings settings,
+      GslbSettings gslbSettings,
+      EngineMetrics metrics,
+      Duration expiryCheckInterval,
+      Duration punctuateInterval,
+      StoreType storeType,
+      CatchUp catchUp,
+      int maxOutputBytes) {
+    if (maxOutputBytes < 1) {
+      throw new IllegalArgumentException("maxOutputBytes must be positive, was " + maxOutputBytes);
+    }
+    this.maxOutputBytes = maxOutputBytes;
     this.topics = Objects.requireNonNull(topics, "topics");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.gslbSettings = Objects.requireNonNull(gslbSettings, "gslbSettings");
@@ -296,7 +336,8 @@ public final class EngineTopology {
                         punctuateInterval,
                         catchUp,
                         board,
-                        reports),
+                        reports,
+                        maxOutputBytes),
                 Named.as("decide"),
                 Stream.of(STORES, INPUT_STORES, ENCODED_STORES)
                     .flatMap(stores -> stores.keySet().stream())

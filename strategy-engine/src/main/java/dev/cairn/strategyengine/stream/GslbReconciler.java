@@ -4,6 +4,7 @@ import dev.cairn.commonmodel.decision.Disposition;
 import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.topology.GslbState;
+import dev.cairn.commonmodel.validation.Problem;
 import dev.cairn.strategyengine.gslb.GslbDecider;
 import dev.cairn.strategyengine.gslb.GslbDependencies;
 import dev.cairn.strategyengine.gslb.GslbOutcome;
@@ -139,6 +140,17 @@ final class GslbReconciler {
     }
     emission.release(key);
     byte[] encoded = decisions.encode(desired);
+    String refused = emission.refusal(key, "decision", encoded);
+    if (refused != null) {
+      // Its previous decision stays, and the status says why, as for a Gslb not decided.
+      emitStatus(
+          key,
+          keepServed(
+              statuses.get(key),
+              withProblem(
+                  outcome.status(), new Problem("decision", encoded.length + " bytes", refused))));
+      return;
+    }
     // Published before it is stored: the engine's producer sends the decision in its first
     // request, ahead of the store's changelog record (the broker serves one request per connection
     // at a time), and a crash between the two only decides it again after the restart.
@@ -248,7 +260,7 @@ final class GslbReconciler {
 
   private boolean store(String key, GslbStatus status, Emission.Stamp stamp) {
     byte[] encoded = statuses.changed(key, status);
-    if (encoded == null) {
+    if (encoded == null || emission.refusal(key, "status", encoded) != null) {
       return false;
     }
     emission.forward(key, new StatusOutput(encoded), stamp);
@@ -261,6 +273,22 @@ final class GslbReconciler {
    * The status of an undecided Gslb: the records served are still the previous decision's, so the
    * previous status's health, records, hosts, addresses and servers stay; the problems are new.
    */
+  private static GslbStatus withProblem(GslbStatus status, Problem problem) {
+    List<String> problems = new ArrayList<>(status.problems());
+    problems.add(problem.toString());
+    return new GslbStatus(
+        status.namespace(),
+        status.name(),
+        status.uid(),
+        status.geoTag(),
+        status.serviceHealth(),
+        status.healthyRecords(),
+        status.hosts(),
+        status.exposedIps(),
+        status.servers(),
+        problems);
+  }
+
   private static GslbStatus keepServed(GslbStatus previous, GslbStatus undecided) {
     if (previous == null) {
       return undecided;

@@ -59,6 +59,7 @@ public final class InputErrorHandler implements DeserializationExceptionHandler 
         .addKeyValue("topic", context.topic())
         .addKeyValue("partition", context.partition())
         .addKeyValue("offset", context.offset())
+        .addKeyValue("key", OutputErrorHandler.keyText(record.key()))
         .addKeyValue("error", exception.getMessage())
         .log("Skipping a malformed record");
     return DeserializationHandlerResponse.CONTINUE;

@@ -6,7 +6,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The engine's record of bad input: how many malformed records were skipped, and whether a record
- * of a newer schema version stopped it (the reason is shown in the health).
+ * of a newer schema version stopped it (the reason is shown in the health); also the outputs Kafka
+ * refused as too large.
  */
 public final class InputErrors {
 
@@ -22,6 +23,11 @@ public final class InputErrors {
   public void malformed(String topic) {
     malformed.incrementAndGet();
     metrics.malformedRecord(topic);
+  }
+
+  /** An output ({@code decision} or {@code status}) Kafka refused as too large was dropped. */
+  public void outputTooLarge(String output) {
+    metrics.outputTooLarge(output);
   }
 
   /** The engine stops because of {@code reason}; the first reason is kept. */

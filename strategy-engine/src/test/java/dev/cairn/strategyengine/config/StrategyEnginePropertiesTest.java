@@ -37,4 +37,18 @@ class StrategyEnginePropertiesTest {
           .hasMessageContaining("engine.producer-batch-size must be between 1B and 2GB");
     }
   }
+
+  @Test
+  void theLargestOutputDefaultsUnderKafkasRecordLimitAndIsCheckedByName() {
+    assertThat(bind(Map.of()).maxOutputSize()).isEqualTo(DataSize.ofKilobytes(1000));
+    assertThat(bind(Map.of("engine.max-output-size", "4MB")).maxOutputSize().toBytes())
+        .isEqualTo(4L * 1024 * 1024);
+    for (String bad : new String[] {"0", "1000B", "4GB"}) {
+      assertThatThrownBy(() -> bind(Map.of("engine.max-output-size", bad)))
+          .as(bad)
+          .isInstanceOf(BindException.class)
+          .rootCause()
+          .hasMessageContaining("engine.max-output-size must be between 1KB and 2GB");
+    }
+  }
 }

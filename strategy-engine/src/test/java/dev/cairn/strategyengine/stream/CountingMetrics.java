@@ -49,6 +49,15 @@ final class CountingMetrics implements EngineMetrics {
     increment("gslb-failed");
   }
 
+  @Override
+  public void outputTooLarge(String output) {
+    increment("too-large:" + output);
+  }
+
+  long tooLarge(String output) {
+    return count("too-large:" + output);
+  }
+
   long statuses(String outcome) {
     return count("status:" + outcome);
   }

@@ -82,6 +82,7 @@ final class EngineDriver implements AutoCloseable {
   private final GslbSettings gslbSettings;
   private final StoreType storeType;
   private Instant wallClock;
+  private final int maxOutputBytes;
   private Instant recordTime;
   private Instant nextEventTime;
 
@@ -95,7 +96,17 @@ final class EngineDriver implements AutoCloseable {
 
   EngineDriver(
       PlacementSettings settings, GslbSettings gslbSettings, Instant now, StoreType storeType) {
-    this(settings, gslbSettings, now, storeType, newStateDir());
+    this(settings, gslbSettings, now, storeType, EngineTopology.DEFAULT_MAX_OUTPUT_BYTES);
+  }
+
+  /** A driver whose engine sends no decision or status over {@code maxOutputBytes}. */
+  EngineDriver(
+      PlacementSettings settings,
+      GslbSettings gslbSettings,
+      Instant now,
+      StoreType storeType,
+      int maxOutputBytes) {
+    this(settings, gslbSettings, now, storeType, newStateDir(), maxOutputBytes);
   }
 
   private EngineDriver(
@@ -103,7 +114,9 @@ final class EngineDriver implements AutoCloseable {
       GslbSettings gslbSettings,
       Instant now,
       StoreType storeType,
-      Path stateDir) {
+      Path stateDir,
+      int maxOutputBytes) {
+    this.maxOutputBytes = maxOutputBytes;
     this.settings = settings;
     this.gslbSettings = gslbSettings;
     this.storeType = storeType;
@@ -118,7 +131,8 @@ final class EngineDriver implements AutoCloseable {
             Duration.ofMinutes(1),
             Duration.ofSeconds(1),
             storeType,
-            CatchUp.DEFAULTS);
+            CatchUp.DEFAULTS,
+            maxOutputBytes);
     topology.build(builder);
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "placement-test");
@@ -167,7 +181,7 @@ final class EngineDriver implements AutoCloseable {
    */
   EngineDriver restart() {
     driver.close();
-    return new EngineDriver(settings, gslbSettings, wallClock, storeType, stateDir);
+    return new EngineDriver(settings, gslbSettings, wallClock, storeType, stateDir, maxOutputBytes);
   }
 
   /**

@@ -24,6 +24,29 @@ class EngineMetersTest {
     assertThat(registry.get("cairn.engine.records.malformed").counters()).hasSize(2);
   }
 
+  @Test
+  void outputsTooLargeAreCountedFromZeroPerOutput() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    EngineMeters meters = new EngineMeters(registry, List.of());
+
+    assertThat(registry.get("cairn.engine.outputs.too.large").counters()).hasSize(2);
+    meters.outputTooLarge("decision");
+    assertThat(
+            registry
+                .get("cairn.engine.outputs.too.large")
+                .tag("output", "decision")
+                .counter()
+                .count())
+        .isEqualTo(1);
+    assertThat(
+            registry
+                .get("cairn.engine.outputs.too.large")
+                .tag("output", "status")
+                .counter()
+                .count())
+        .isZero();
+  }
+
   private static double malformed(SimpleMeterRegistry registry, String topic) {
     return registry.get("cairn.engine.records.malformed").tag("topic", topic).counter().count();
   }

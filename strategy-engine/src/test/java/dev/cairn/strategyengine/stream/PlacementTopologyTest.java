@@ -390,6 +390,27 @@ class PlacementTopologyTest {
     assertThat(driver.read()).containsExactly(KeyValue.pair("HTTPRoute/shop/r", null));
   }
 
+  /**
+   * A tombstone on the sync topic (the watcher never writes one: kcat, a script) is ignored: taking
+   * it held every removal back, with the watcher healthy, until the watcher's next leader term.
+   */
+  @Test
+  void aTombstoneOfTheSyncMarkerIsIgnoredAndCounted() {
+    twoZones();
+    driver
+        .synced()
+        .endpoints(endpoints("shop", "web", "worker-a1"))
+        .route(route("shop", "r", "web"));
+    driver.read();
+
+    driver.marker(null);
+    driver.deleteRoute("HTTPRoute/shop/r");
+
+    assertThat(driver.read()).containsExactly(KeyValue.pair("HTTPRoute/shop/r", null));
+    assertThat(driver.metrics.holds("TOMBSTONE")).isZero();
+    assertThat(driver.metrics.malformedRecords(Topics.SYNC.name())).isEqualTo(1);
+  }
+
   @Test
   void aHeldDecisionThatRecoversIsNeverEmitted() {
     twoZones();
