@@ -22,15 +22,20 @@ import java.util.function.Function;
  * and (read once at start, then closed) its own output topics, so that state and the keys to
  * withdraw survive a restart. Changes only raise dirty flags; the schedulers recompute from full
  * tables (level-based).
+ *
+ * <p>Every table holds only records whose Kafka key is the key their value names ({@link
+ * KeyCheckedTable}): a record claiming to be another object (key {@code HTTPRoute/default/shop},
+ * value named {@code shop-evil}) is logged, counted as malformed in {@link #describe()} and
+ * skipped, and the last good value of its key stays.
  */
 public final class TopologyInputs implements TopologyView, AutoCloseable {
 
-  private final StateTopicReader<GslbState> gslbs;
-  private final StateTopicReader<RouteState> routes;
-  private final StateTopicReader<ServiceState> services;
-  private final StateTopicReader<NodeState> nodes;
-  private final StateTopicReader<PeerAnswer> peerAnswers;
-  private final StateTopicReader<HostnameResolution> resolutions;
+  private final Input<GslbState> gslbs;
+  private final Input<RouteState> routes;
+  private final Input<ServiceState> services;
+  private final Input<NodeState> nodes;
+  private final Input<PeerAnswer> peerAnswers;
+  private final Input<HostnameResolution> resolutions;
   private final AtomicBoolean hostsDirty = new AtomicBoolean(true);
   private final AtomicBoolean targetsDirty = new AtomicBoolean(true);
   private volatile boolean ownTopicsClosed;
@@ -44,55 +49,86 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
   public TopologyInputs(
       String bootstrapServers, Map<String, Object> consumerConfig, TopicSettings topics) {
     this.gslbs =
-        reader(
+        input(
             bootstrapServers,
             consumerConfig,
             topics,
             Topics.GSLBS,
+            g -> g.ref().key(),
             () -> {
               hostsChanged();
               targetsChanged(); // k8gb.io/exposed-hostnames
             });
     this.routes =
-        reader(
+        input(
             bootstrapServers,
             consumerConfig,
             topics,
             Topics.ROUTES,
+            r -> r.ref().key(),
             () -> {
               hostsChanged();
               targetsChanged();
             });
     this.services =
-        reader(bootstrapServers, consumerConfig, topics, Topics.SERVICES, this::targetsChanged);
+        input(
+            bootstrapServers,
+            consumerConfig,
+            topics,
+            Topics.SERVICES,
+            s -> s.ref().key(),
+            this::targetsChanged);
     this.nodes =
-        reader(bootstrapServers, consumerConfig, topics, Topics.NODES, this::targetsChanged);
+        input(
+            bootstrapServers,
+            consumerConfig,
+            topics,
+            Topics.NODES,
+            n -> n.ref().key(),
+            this::targetsChanged);
     this.peerAnswers =
-        reader(bootstrapServers, consumerConfig, topics, Topics.PEER_ANSWERS, () -> {});
+        input(
+            bootstrapServers,
+            consumerConfig,
+            topics,
+            Topics.PEER_ANSWERS,
+            PeerAnswer::key,
+            () -> {});
     this.resolutions =
-        reader(bootstrapServers, consumerConfig, topics, Topics.HOSTNAME_RESOLUTIONS, () -> {});
+        input(
+            bootstrapServers,
+            consumerConfig,
+            topics,
+            Topics.HOSTNAME_RESOLUTIONS,
+            HostnameResolution::key,
+            () -> {});
   }
 
-  private static <V> StateTopicReader<V> reader(
+  /**
+   * A topic's reader and the table the prober uses: only records whose key matches their value's
+   * own key ({@link KeyCheckedTable}); the reader's own table, keyed by record key alone, is never
+   * read.
+   */
+  private record Input<V>(StateTopicReader<V> reader, KeyCheckedTable<V> table) {}
+
+  private static <V> Input<V> input(
       String bootstrap,
       Map<String, Object> config,
       TopicSettings topics,
       TopicSpec<V> spec,
+      Function<V, String> valueKey,
       Runnable onChange) {
     Map<String, Object> c = new LinkedHashMap<>(config);
     c.put("client.id", "cairn-health-prober-" + topics.name(spec));
-    return new StateTopicReader<>(
-        bootstrap,
-        c,
-        topics.name(spec),
-        spec.valueType(),
-        (key, oldValue, newValue) -> onChange.run());
+    KeyCheckedTable<V> table = new KeyCheckedTable<>(topics.name(spec), valueKey, onChange);
+    return new Input<>(
+        new StateTopicReader<>(bootstrap, c, topics.name(spec), spec.valueType(), table), table);
   }
 
   /** Starts every reader. */
   public void start() {
-    for (StateTopicReader<?> r : all()) {
-      r.start();
+    for (Input<?> i : all()) {
+      i.reader().start();
     }
   }
 
@@ -119,11 +155,12 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
   /** True when every reader has caught up with its topic. */
   @Override
   public boolean caughtUp() {
-    return gslbs.caughtUp()
-        && routes.caughtUp()
-        && services.caughtUp()
-        && nodes.caughtUp()
-        && (ownTopicsClosed || (peerAnswers.caughtUp() && resolutions.caughtUp()));
+    return gslbs.reader().caughtUp()
+        && routes.reader().caughtUp()
+        && services.reader().caughtUp()
+        && nodes.reader().caughtUp()
+        && (ownTopicsClosed
+            || (peerAnswers.reader().caughtUp() && resolutions.reader().caughtUp()));
   }
 
   /** Why a reader stopped (a newer schema version, a failure), or {@code null}. */
@@ -141,9 +178,9 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
 
   /** The first reader's non-null answer, among the readers still open. */
   private String first(Function<StateTopicReader<?>, String> answer) {
-    List<StateTopicReader<?>> readers = ownTopicsClosed ? topology() : all();
-    for (StateTopicReader<?> r : readers) {
-      String a = answer.apply(r);
+    List<Input<?>> inputs = ownTopicsClosed ? topology() : all();
+    for (Input<?> i : inputs) {
+      String a = answer.apply(i.reader());
       if (a != null) {
         return a;
       }
@@ -154,25 +191,25 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
   /** Every Gslb. */
   @Override
   public Collection<GslbState> gslbs() {
-    return gslbs.snapshot().values();
+    return gslbs.table().snapshot().values();
   }
 
   /** Every route. */
   @Override
   public Collection<RouteState> routes() {
-    return routes.snapshot().values();
+    return routes.table().snapshot().values();
   }
 
   /** Every Service. */
   @Override
   public Collection<ServiceState> services() {
-    return services.snapshot().values();
+    return services.table().snapshot().values();
   }
 
   /** Every node. */
   @Override
   public Collection<NodeState> nodes() {
-    return nodes.snapshot().values();
+    return nodes.table().snapshot().values();
   }
 
   /**
@@ -182,10 +219,10 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
   @Override
   public synchronized OwnState takeOwnState() {
     if (ownState == null) {
-      ownState = new OwnState(peerAnswers.snapshot(), resolutions.snapshot());
+      ownState = new OwnState(peerAnswers.table().snapshot(), resolutions.table().snapshot());
       ownTopicsClosed = true;
-      peerAnswers.close();
-      resolutions.close();
+      peerAnswers.reader().close();
+      resolutions.reader().close();
     }
     return ownState;
   }
@@ -193,11 +230,12 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
   /** Per-topic reader state, for health. */
   public Map<String, Object> describe() {
     Map<String, Object> out = new LinkedHashMap<>();
-    for (StateTopicReader<?> r : topology()) {
+    for (Input<?> i : topology()) {
+      StateTopicReader<?> r = i.reader();
       Map<String, Object> d = new LinkedHashMap<>();
       d.put("caughtUp", r.caughtUp());
-      d.put("keys", r.size());
-      d.put("malformed", r.malformedCount());
+      d.put("keys", i.table().size());
+      d.put("malformed", r.malformedCount() + i.table().mismatched());
       if (r.blockedReason() != null) {
         d.put("blocked", r.blockedReason());
       }
@@ -207,23 +245,23 @@ public final class TopologyInputs implements TopologyView, AutoCloseable {
   }
 
   /** The readers of the topology topics, open until {@link #close()}. */
-  private List<StateTopicReader<?>> topology() {
+  private List<Input<?>> topology() {
     return List.of(gslbs, routes, services, nodes);
   }
 
-  private List<StateTopicReader<?>> all() {
+  private List<Input<?>> all() {
     return List.of(gslbs, routes, services, nodes, peerAnswers, resolutions);
   }
 
   @Override
   public synchronized void close() {
-    for (StateTopicReader<?> r : topology()) {
-      r.close();
+    for (Input<?> i : topology()) {
+      i.reader().close();
     }
     if (!ownTopicsClosed) {
       ownTopicsClosed = true;
-      peerAnswers.close();
-      resolutions.close();
+      peerAnswers.reader().close();
+      resolutions.reader().close();
     }
   }
 }
