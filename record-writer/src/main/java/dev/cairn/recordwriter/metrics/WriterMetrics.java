@@ -1,6 +1,7 @@
 package dev.cairn.recordwriter.metrics;
 
 import dev.cairn.recordwriter.plan.Conflict;
+import dev.cairn.recordwriter.plan.Outcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -47,6 +48,11 @@ public final class WriterMetrics {
     }
     for (String kind : List.of("DNSEndpoint", "Gslb")) {
       schemaRejectedCounter(kind);
+    }
+    endpointsRejected();
+    decisionsRejected();
+    for (Outcome.StaleSinceReset.Cause cause : Outcome.StaleSinceReset.Cause.values()) {
+      staleSinceResets(cause.name());
     }
     for (Conflict.Kind kind : Conflict.Kind.values()) {
       foreignRefused(kind.name().toLowerCase(Locale.ROOT));
@@ -187,27 +193,36 @@ public final class WriterMetrics {
 
   /** A newly seen rejected endpoint. */
   public void endpointRejected() {
-    Counter.builder("cairn.writer.endpoints.rejected")
+    endpointsRejected().increment();
+  }
+
+  private Counter endpointsRejected() {
+    return Counter.builder("cairn.writer.endpoints.rejected")
         .description("Desired endpoints rejected as invalid (what external-dns would drop)")
-        .register(registry)
-        .increment();
+        .register(registry);
   }
 
   /** A newly seen decision that names no usable object. */
   public void decisionRejected() {
-    Counter.builder("cairn.writer.decisions.rejected")
+    decisionsRejected().increment();
+  }
+
+  private Counter decisionsRejected() {
+    return Counter.builder("cairn.writer.decisions.rejected")
         .description("Decisions that name no valid DNSEndpoint")
-        .register(registry)
-        .increment();
+        .register(registry);
   }
 
   /** A recorded grace start that was in the future or unreadable ({@code future}, ...). */
   public void staleSinceReset(String cause) {
-    Counter.builder("cairn.writer.stale.since.reset")
+    staleSinceResets(cause).increment();
+  }
+
+  private Counter staleSinceResets(String cause) {
+    return Counter.builder("cairn.writer.stale.since.reset")
         .description("Grace-period start annotations reset to now (future or unparseable)")
         .tag("cause", cause.toLowerCase(Locale.ROOT))
-        .register(registry)
-        .increment();
+        .register(registry);
   }
 
   /** A periodic or initial full resync. */

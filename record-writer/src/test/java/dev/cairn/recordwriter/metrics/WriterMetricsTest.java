@@ -31,6 +31,10 @@ class WriterMetricsTest {
     assertThat(count("cairn.writer.foreign.refused", "kind", "name_held_elsewhere")).isZero();
     assertThat(registry.get("cairn.writer.writes").counters()).hasSize(15);
     assertThat(registry.get("cairn.writer.foreign.refused").counters()).hasSize(4);
+    assertThat(registry.get("cairn.writer.decisions.rejected").counter().count()).isZero();
+    assertThat(registry.get("cairn.writer.endpoints.rejected").counter().count()).isZero();
+    assertThat(count("cairn.writer.stale.since.reset", "cause", "unparseable")).isZero();
+    assertThat(registry.get("cairn.writer.stale.since.reset").counters()).hasSize(2);
   }
 
   @Test
@@ -38,11 +42,15 @@ class WriterMetricsTest {
     metrics.claimRefused("FOREIGN_OBJECT");
     metrics.write("update", "invalid", Duration.ofMillis(3));
     metrics.schemaRejected("DNSEndpoint");
+    metrics.staleSinceReset("FUTURE");
+    metrics.decisionRejected();
 
     assertThat(count("cairn.writer.foreign.refused", "kind", "foreign_object")).isEqualTo(1);
     assertThat(count("cairn.writer.writes", "operation", "update", "result", "invalid"))
         .isEqualTo(1);
     assertThat(count("cairn.writer.schema.rejected", "kind", "DNSEndpoint")).isEqualTo(1);
     assertThat(registry.get("cairn.writer.foreign.refused").counters()).hasSize(4);
+    assertThat(count("cairn.writer.stale.since.reset", "cause", "future")).isEqualTo(1);
+    assertThat(registry.get("cairn.writer.decisions.rejected").counter().count()).isEqualTo(1);
   }
 }

@@ -49,6 +49,9 @@ public final class EngineMeters implements EngineMetrics {
     for (String disposition : new String[] {"PUBLISH", "NO_TARGETS", "WITHDRAW", "TOMBSTONE"}) {
       counter("cairn.engine.decisions.emitted", "disposition", disposition);
     }
+    for (String disposition : new String[] {"NO_TARGETS", "WITHDRAW", "TOMBSTONE"}) {
+      counter("cairn.engine.decisions.held", "disposition", disposition);
+    }
     counter("cairn.engine.placement.failures", null, null);
     for (String outcome : new String[] {"UPDATE", "TOMBSTONE"}) {
       counter("cairn.engine.gslb.status.emitted", "outcome", outcome);

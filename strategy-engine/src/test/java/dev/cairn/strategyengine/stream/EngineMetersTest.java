@@ -30,6 +30,9 @@ class EngineMetersTest {
     EngineMeters meters = new EngineMeters(registry, List.of());
 
     assertThat(registry.get("cairn.engine.outputs.too.large").counters()).hasSize(2);
+    assertThat(registry.get("cairn.engine.decisions.held").counters())
+        .as("held decisions, from 0 for each disposition that can be held")
+        .hasSize(3);
     meters.outputTooLarge("decision");
     assertThat(
             registry
