@@ -3,7 +3,7 @@ package dev.cairn.topologywatcher.kube;
 import dev.cairn.topologywatcher.normalize.GatewayInput;
 import dev.cairn.topologywatcher.normalize.RouteNormalizer;
 import dev.cairn.topologywatcher.state.Entity;
-import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.Gateway;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewaySpec;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayStatus;
@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.gatewayapi.v1.GatewayStatusAddress;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.Listener;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Informable;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -19,11 +20,18 @@ import java.util.function.Function;
  * Gateway API Gateways, read as {@code v1} or, where only that is served, {@code v1beta1}: their
  * listener host names and {@code status.addresses}, which k8gb takes as the local targets of a Gslb
  * on an HTTPRoute.
+ *
+ * <p>Listed and watched untyped and converted to fabric8's model one object at a time ({@link
+ * TypedConversion}), as {@link RouteSource} does routes: a field of the wrong type is a problem of
+ * its Gateway, never a failure of the informer.
+ *
+ * @param <T> the fabric8 type an object is converted to
  */
-final class GatewaySource<T extends HasMetadata> extends KindSource<T> {
+final class GatewaySource<T> extends KindSource<GenericKubernetesResource> {
 
   static final String PLURAL = "gateways";
 
+  private final ResourceDefinitionContext context;
   private final Class<T> type;
   private final Function<T, GatewaySpec> spec;
   private final Function<T, GatewayStatus> status;
@@ -34,6 +42,14 @@ final class GatewaySource<T extends HasMetadata> extends KindSource<T> {
       Function<T, GatewaySpec> spec,
       Function<T, GatewayStatus> status) {
     super(Entity.GATEWAY, RouteSource.GROUP + "/" + version, true);
+    this.context =
+        new ResourceDefinitionContext.Builder()
+            .withGroup(RouteSource.GROUP)
+            .withVersion(version)
+            .withKind(Entity.GATEWAY.label())
+            .withPlural(PLURAL)
+            .withNamespaced(true)
+            .build();
     this.type = type;
     this.spec = spec;
     this.status = status;
@@ -52,17 +68,20 @@ final class GatewaySource<T extends HasMetadata> extends KindSource<T> {
   }
 
   @Override
-  Class<T> type() {
-    return type;
+  Class<GenericKubernetesResource> type() {
+    return GenericKubernetesResource.class;
   }
 
   @Override
-  Informable<T> informable(KubernetesClient client, String namespace, String labelSelector) {
-    return scoped(client.resources(type), namespace, labelSelector);
+  Informable<GenericKubernetesResource> informable(
+      KubernetesClient client, String namespace, String labelSelector) {
+    return scoped(client.genericKubernetesResources(context), namespace, labelSelector);
   }
 
   @Override
-  Object digest(T gateway) {
+  Object digest(GenericKubernetesResource object) {
+    TypedConversion.Converted<T> typed = TypedConversion.convert(object, type);
+    T gateway = typed.object();
     GatewaySpec s = spec.apply(gateway);
     List<GatewayInput.Listener> listeners = new ArrayList<>();
     if (s != null) {
@@ -81,6 +100,6 @@ final class GatewaySource<T extends HasMetadata> extends KindSource<T> {
       }
     }
     return RouteNormalizer.gateway(
-        new GatewayInput(meta(gateway), apiVersion(), listeners, addresses));
+        new GatewayInput(meta(object), apiVersion(), listeners, addresses), typed.problems());
   }
 }

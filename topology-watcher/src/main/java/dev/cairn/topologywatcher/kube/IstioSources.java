@@ -1,9 +1,6 @@
 package dev.cairn.topologywatcher.kube;
 
-import static dev.cairn.topologywatcher.kube.UntypedFields.list;
 import static dev.cairn.topologywatcher.kube.UntypedFields.map;
-import static dev.cairn.topologywatcher.kube.UntypedFields.number;
-import static dev.cairn.topologywatcher.kube.UntypedFields.text;
 
 import dev.cairn.commonmodel.ObjectRef;
 import dev.cairn.commonmodel.topology.ServiceState;
@@ -25,7 +22,8 @@ import java.util.Map;
 /**
  * Istio's VirtualServices and Gateways ({@code networking.istio.io} {@code v1}, else {@code
  * v1beta1}, else {@code v1alpha3}), read untyped: fabric8 has no Istio model, and the fields read
- * are the same in every version. A field of another type than Istio's is read as absent.
+ * are the same in every version. A field of a VirtualService of another type than Istio's is a
+ * problem of its record ({@link CheckedFields}); one of a Gateway is read as absent.
  *
  * <p>An Istio Gateway is held, never published (the internal {@link Entity#ISTIO_GATEWAY}). A
  * VirtualService's record is computed from its own digest joined with the Gateways and Services the
@@ -95,30 +93,60 @@ final class IstioSources {
       this.view = view;
     }
 
+    /**
+     * Reads hosts, gateways and route destinations; a field of another type than Istio's (a string
+     * where a list belongs, a number where a host belongs) is a problem naming it and what was
+     * found, and is left out, as is the destination it belongs to when it is the destination, its
+     * route or its host.
+     */
     @Override
     Object digest(GenericKubernetesResource vs) {
-      Map<?, ?> spec = spec(vs);
-      List<String> hosts = strings(spec.get("hosts"));
-      List<String> gateways = strings(spec.get("gateways"));
+      CheckedFields read = new CheckedFields();
+      Map<?, ?> spec = read.map(rawSpec(vs), "spec");
+      if (spec == null) {
+        spec = Map.of();
+      }
+      List<String> hosts = read.strings(spec.get("hosts"), "spec.hosts");
+      List<String> gateways = read.strings(spec.get("gateways"), "spec.gateways");
       List<IstioInput.Destination> destinations = new ArrayList<>();
       for (String section : List.of("http", "tls", "tcp")) {
-        List<?> routes = list(spec.get(section));
+        List<?> routes = read.list(spec.get(section), "spec." + section, "objects");
         for (int r = 0; r < routes.size(); r++) {
-          List<?> targets = list(map(routes.get(r)).get("route"));
+          String routeField = "spec." + section + "[" + r + "]";
+          Map<?, ?> route = read.map(routes.get(r), routeField);
+          if (route == null) {
+            continue;
+          }
+          List<?> targets = read.list(route.get("route"), routeField + ".route", "objects");
           for (int t = 0; t < targets.size(); t++) {
-            Map<?, ?> target = map(targets.get(t));
-            Map<?, ?> destination = map(target.get("destination"));
+            String targetField = routeField + ".route[" + t + "]";
+            Map<?, ?> target = read.map(targets.get(t), targetField);
+            if (target == null) {
+              continue;
+            }
+            String field = targetField + ".destination";
+            Map<?, ?> destination = read.map(target.get("destination"), field);
+            if (destination == null) {
+              continue;
+            }
+            Object rawHost = destination.get("host");
+            String host = read.string(rawHost, field + ".host");
+            if (rawHost != null && host == null) {
+              continue;
+            }
+            Map<?, ?> port = read.map(destination.get("port"), field + ".port");
             destinations.add(
                 new IstioInput.Destination(
-                    "spec." + section + "[" + r + "].route[" + t + "].destination",
-                    text(destination.get("host")),
-                    number(map(destination.get("port")).get("number")),
-                    number(target.get("weight"))));
+                    field,
+                    host,
+                    port == null ? null : read.integer(port.get("number"), field + ".port.number"),
+                    read.integer(target.get("weight"), targetField + ".weight")));
           }
         }
       }
       return IstioNormalizer.virtualService(
-          new IstioInput.VirtualService(meta(vs), apiVersion(), hosts, gateways, destinations));
+          new IstioInput.VirtualService(
+              meta(vs), apiVersion(), hosts, gateways, destinations, read.problems()));
     }
 
     @Override
@@ -168,16 +196,12 @@ final class IstioSources {
   }
 
   private static Map<?, ?> spec(GenericKubernetesResource object) {
-    return object.getAdditionalProperties() == null
-        ? Map.of()
-        : map(object.getAdditionalProperties().get("spec"));
+    return map(rawSpec(object));
   }
 
-  private static List<String> strings(Object value) {
-    List<String> out = new ArrayList<>();
-    for (Object item : list(value)) {
-      out.add(item instanceof String s ? s : null);
-    }
-    return out;
+  private static Object rawSpec(GenericKubernetesResource object) {
+    return object.getAdditionalProperties() == null
+        ? null
+        : object.getAdditionalProperties().get("spec");
   }
 }

@@ -5,6 +5,7 @@ import dev.cairn.commonmodel.validation.Hostnames;
 import dev.cairn.commonmodel.validation.IpLiteral;
 import dev.cairn.commonmodel.validation.Problem;
 import dev.cairn.commonmodel.validation.Ttl;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,27 +48,33 @@ final class AnnotationRules {
   private static final Pattern GEO_TAG = Pattern.compile("[a-zA-Z\\-\\d]+");
   private static final Set<String> STRATEGIES = Set.of("roundRobin", "failover", "geoip");
 
-  /** The check of each known key: field and raw value in, problem out. */
-  private static final Map<String, BiFunction<String, String, Optional<Problem>>> CHECKS =
+  /** The check of a known key: field and raw value in, every problem of the value out. */
+  @FunctionalInterface
+  private interface Check {
+    List<Problem> apply(String field, String value);
+  }
+
+  /** The check of each known key. */
+  private static final Map<String, Check> CHECKS =
       Map.ofEntries(
-          Map.entry(DIRECT_DNS + "ttl", AnnotationRules::ttl),
-          Map.entry(DIRECT_DNS + "enabled", AnnotationRules::flag),
-          Map.entry(DIRECT_DNS + "resolve-target-hostnames", AnnotationRules::flag),
+          Map.entry(DIRECT_DNS + "ttl", one(AnnotationRules::ttl)),
+          Map.entry(DIRECT_DNS + "enabled", one(AnnotationRules::flag)),
+          Map.entry(DIRECT_DNS + "resolve-target-hostnames", one(AnnotationRules::flag)),
           Map.entry(DIRECT_DNS + "target-nodes", (f, v) -> eachItem(f, v, Hostnames::check)),
-          Map.entry(DIRECT_DNS + "dns-server", AnnotationRules::dnsServer),
-          Map.entry(DIRECT_DNS + "target", AnnotationRules::ipOrHostname),
-          Map.entry(DIRECT_DNS + "hostname", Hostnames::checkPattern),
+          Map.entry(DIRECT_DNS + "dns-server", one(AnnotationRules::dnsServer)),
+          Map.entry(DIRECT_DNS + "target", one(AnnotationRules::ipOrHostname)),
+          Map.entry(DIRECT_DNS + "hostname", one(Hostnames::checkPattern)),
           Map.entry(EXTERNAL_DNS_HOSTNAME, (f, v) -> eachItem(f, v, Hostnames::checkPattern)),
           Map.entry(K3S_EXTERNAL_IP, (f, v) -> eachItem(f, v, AnnotationRules::ip)),
           Map.entry(K3S_EXTERNAL_DNS, (f, v) -> eachItem(f, v, Hostnames::check)),
           Map.entry(
               K8GB + "exposed-ip-addresses", (f, v) -> eachIndexedItem(f, v, AnnotationRules::ip)),
           Map.entry(K8GB + "exposed-hostnames", (f, v) -> eachIndexedItem(f, v, Hostnames::check)),
-          Map.entry(K8GB + "hostname", Hostnames::check),
-          Map.entry(K8GB + "dns-ttl-seconds", AnnotationRules::k8gbTtl),
-          Map.entry(K8GB + "strategy", AnnotationRules::strategy),
-          Map.entry(K8GB + "primary-geotag", AnnotationRules::geoTag),
-          Map.entry(CAIRN_HTTP_ROUTE_TARGETS, AnnotationRules::httpRouteTargets));
+          Map.entry(K8GB + "hostname", one(Hostnames::check)),
+          Map.entry(K8GB + "dns-ttl-seconds", one(AnnotationRules::k8gbTtl)),
+          Map.entry(K8GB + "strategy", one(AnnotationRules::strategy)),
+          Map.entry(K8GB + "primary-geotag", one(AnnotationRules::geoTag)),
+          Map.entry(CAIRN_HTTP_ROUTE_TARGETS, one(AnnotationRules::httpRouteTargets)));
 
   private final List<String> prefixes;
   private final Set<String> exactKeys;
@@ -87,9 +94,9 @@ final class AnnotationRules {
       }
       String value = e.getValue() == null ? "" : e.getValue();
       kept.put(key, value);
-      BiFunction<String, String, Optional<Problem>> check = CHECKS.get(key);
+      Check check = CHECKS.get(key);
       if (check != null) {
-        problems.add(check.apply(field(key), value));
+        check.apply(field(key), value).forEach(problems::add);
       }
     }
     return kept;
@@ -245,30 +252,21 @@ final class AnnotationRules {
     return port >= 1 && port <= 65535;
   }
 
-  /** Splits a comma list, trims items, skips empty ones and reports the first bad item. */
-  private static Optional<Problem> eachItem(
-      String field, String value, BiFunction<String, String, Optional<Problem>> check) {
-    for (String item : value.split(",", -1)) {
-      String trimmed = item.strip();
-      if (trimmed.isEmpty()) {
-        continue;
-      }
-      Optional<Problem> problem = check.apply(field, trimmed);
-      if (problem.isPresent()) {
-        return problem;
-      }
-    }
-    return Optional.empty();
+  /** A check of the whole value, which finds one problem at most. */
+  private static Check one(BiFunction<String, String, Optional<Problem>> check) {
+    return (field, value) -> check.apply(field, value).map(List::of).orElse(List.of());
   }
 
   /**
-   * As {@link #eachItem}, but the item is named by its index, as the strategy-engine names the
-   * items of a Gslb's local-target annotations ({@code metadata.annotations[<key>][2]}, the item as
-   * written), so that the two report one problem, not two.
+   * Splits a comma list, trims items, skips empty ones and reports every bad item, as trimmed,
+   * under the annotation's field (as the strategy-engine names an item it rejects, so that the two
+   * report one problem, not two). When the value has several items, the reason starts with the
+   * item's position, counted from 1 with empty items included: {@code item 4: ...}.
    */
-  private static Optional<Problem> eachIndexedItem(
+  private static List<Problem> eachItem(
       String field, String value, BiFunction<String, String, Optional<Problem>> check) {
     String[] items = value.split(",", -1);
+    List<Problem> found = new ArrayList<>();
     for (int i = 0; i < items.length; i++) {
       String trimmed = items[i].strip();
       if (trimmed.isEmpty()) {
@@ -276,9 +274,35 @@ final class AnnotationRules {
       }
       Optional<Problem> problem = check.apply(field, trimmed);
       if (problem.isPresent()) {
-        return Optional.of(new Problem(field + "[" + i + "]", items[i], problem.get().reason()));
+        Problem p = problem.get();
+        found.add(
+            items.length == 1
+                ? p
+                : new Problem(p.field(), p.value(), "item " + (i + 1) + ": " + p.reason()));
       }
     }
-    return Optional.empty();
+    return found;
+  }
+
+  /**
+   * As {@link #eachItem}, but each bad item is named by its index, as the strategy-engine names the
+   * items of a Gslb's local-target annotations ({@code metadata.annotations[<key>][2]}, the item as
+   * written), so that the two report one problem, not two.
+   */
+  private static List<Problem> eachIndexedItem(
+      String field, String value, BiFunction<String, String, Optional<Problem>> check) {
+    String[] items = value.split(",", -1);
+    List<Problem> found = new ArrayList<>();
+    for (int i = 0; i < items.length; i++) {
+      String trimmed = items[i].strip();
+      if (trimmed.isEmpty()) {
+        continue;
+      }
+      Optional<Problem> problem = check.apply(field, trimmed);
+      if (problem.isPresent()) {
+        found.add(new Problem(field + "[" + i + "]", items[i], problem.get().reason()));
+      }
+    }
+    return found;
   }
 }

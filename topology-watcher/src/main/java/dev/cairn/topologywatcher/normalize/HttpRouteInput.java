@@ -1,13 +1,18 @@
 package dev.cairn.topologywatcher.normalize;
 
-import dev.cairn.commonmodel.Copies;
 import dev.cairn.commonmodel.topology.RouteState;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * The parts of a Gateway API HTTPRoute or GRPCRoute that normalisation reads (the two have the same
  * parts for DNS).
+ *
+ * <p>In its lists and a rule's {@code backendRefs}, an item that is {@code null} in the object, or
+ * could not be read, is {@code null} and skipped, so that the other items keep their index in
+ * problems.
  *
  * @param meta the metadata
  * @param apiVersion the API version the object was read with, e.g. {@code
@@ -26,9 +31,9 @@ public record HttpRouteInput(
   public HttpRouteInput {
     Objects.requireNonNull(meta, "meta");
     Objects.requireNonNull(apiVersion, "apiVersion");
-    hostnames = Copies.list(nullSafe(hostnames));
-    rules = Copies.list(nullSafe(rules));
-    parentRefs = Copies.list(nullSafe(parentRefs));
+    hostnames = withNulls(hostnames);
+    rules = withNulls(rules);
+    parentRefs = withNulls(parentRefs);
   }
 
   /** A route without parent references. */
@@ -43,8 +48,13 @@ public record HttpRouteInput(
    */
   public record Rule(List<BackendRefInput> backendRefs) {
     public Rule {
-      backendRefs = Copies.list(nullSafe(backendRefs));
+      backendRefs = withNulls(backendRefs);
     }
+  }
+
+  /** An unmodifiable copy that keeps {@code null} items in place; empty for {@code null}. */
+  private static <T> List<T> withNulls(List<T> list) {
+    return list == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(list));
   }
 
   /** The list without {@code null} entries; {@code null} stays {@code null}. */

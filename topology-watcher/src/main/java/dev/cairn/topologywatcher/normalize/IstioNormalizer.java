@@ -3,7 +3,9 @@ package dev.cairn.topologywatcher.normalize;
 import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.validation.Hostnames;
+import dev.cairn.commonmodel.validation.Problem;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -55,12 +57,20 @@ public final class IstioNormalizer {
    */
   public static VirtualServiceRecord virtualService(IstioInput.VirtualService input) {
     Problems problems = new Problems();
+    Set<String> unreadable = new HashSet<>();
+    for (Problem p : input.readProblems()) {
+      problems.add(p);
+      unreadable.add(p.field());
+    }
     Set<String> hostnames = new LinkedHashSet<>();
     for (int i = 0; i < input.hosts().size(); i++) {
       String host = input.hosts().get(i);
+      String field = "spec.hosts[" + i + "]";
+      if (host == null && unreadable.contains(field)) {
+        continue;
+      }
       // "*" is Istio's every host: kept, as a wildcard the engine reports and leaves out.
-      if ("*".equals(host)
-          || problems.check(Hostnames.checkPattern("spec.hosts[" + i + "]", host))) {
+      if ("*".equals(host) || problems.check(Hostnames.checkPattern(field, host))) {
         hostnames.add(host);
       }
     }
@@ -74,6 +84,9 @@ public final class IstioNormalizer {
     List<RouteState.ParentRef> parents = new ArrayList<>(1);
     List<String> parentFields = new ArrayList<>(1);
     for (int i = 0; i < input.gateways().size(); i++) {
+      if (input.gateways().get(i) == null && unreadable.contains("spec.gateways[" + i + "]")) {
+        continue;
+      }
       RouteState.ParentRef parent = gateway(input.gateways().get(i));
       if (parent == INVALID) {
         problems.add(

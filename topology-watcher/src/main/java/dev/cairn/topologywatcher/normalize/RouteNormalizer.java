@@ -4,7 +4,9 @@ import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.validation.Hostnames;
 import dev.cairn.commonmodel.validation.IpLiteral;
+import dev.cairn.commonmodel.validation.Problem;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -58,24 +60,48 @@ public final class RouteNormalizer {
    * {@code input.apiVersion()}.
    */
   public static RouteState gatewayRoute(String kind, HttpRouteInput input) {
+    return gatewayRoute(kind, input, List.of());
+  }
+
+  /**
+   * As {@link #gatewayRoute(String, HttpRouteInput)}, for a route some of whose fields could not be
+   * read: {@code readProblems} name them (a field of the wrong type, read as absent) and come first
+   * in the record's problems; a backend or parent whose name could not be read is left out without
+   * a second problem.
+   */
+  public static RouteState gatewayRoute(
+      String kind, HttpRouteInput input, List<Problem> readProblems) {
     Problems problems = new Problems();
+    Set<String> unreadable = new HashSet<>();
+    for (Problem p : readProblems) {
+      problems.add(p);
+      unreadable.add(p.field());
+    }
     Set<String> hostnames = new LinkedHashSet<>();
     for (int i = 0; i < input.hostnames().size(); i++) {
       String host = input.hostnames().get(i);
-      if (problems.check(Hostnames.checkPattern("spec.hostnames[" + i + "]", host))) {
+      if (host != null
+          && problems.check(Hostnames.checkPattern("spec.hostnames[" + i + "]", host))) {
         hostnames.add(host);
       }
     }
     List<BackendRef> backends = new ArrayList<>();
     for (int r = 0; r < input.rules().size(); r++) {
-      List<BackendRefInput> refs = input.rules().get(r).backendRefs();
+      HttpRouteInput.Rule rule = input.rules().get(r);
+      List<BackendRefInput> refs = rule == null ? List.of() : rule.backendRefs();
       for (int b = 0; b < refs.size(); b++) {
-        addBackend(backends, refs.get(b), "spec.rules[" + r + "].backendRefs[" + b + "]", problems);
+        String field = "spec.rules[" + r + "].backendRefs[" + b + "]";
+        if (refs.get(b) != null && !unreadable.contains(field + ".name")) {
+          addBackend(backends, refs.get(b), field, problems);
+        }
       }
     }
     List<RouteState.ParentRef> parentRefs = new ArrayList<>();
     for (int i = 0; i < input.parentRefs().size(); i++) {
       RouteState.ParentRef ref = input.parentRefs().get(i);
+      if (ref == null || unreadable.contains("spec.parentRefs[" + i + "].name")) {
+        continue;
+      }
       if (ref.name() == null || ref.name().isBlank()) {
         problems.add(
             "spec.parentRefs[" + i + "].name", ref.name(), "parent has no name; it is left out");
@@ -109,7 +135,22 @@ public final class RouteNormalizer {
    * out. No backends, controller or parent references.
    */
   public static RouteState gateway(GatewayInput input) {
+    return gateway(input, List.of());
+  }
+
+  /**
+   * As {@link #gateway(GatewayInput)}, for a Gateway some of whose fields could not be read: {@code
+   * readProblems} name them (a field of the wrong type, read as absent) and come first in the
+   * record's problems; an address whose type or value could not be read is left out without a
+   * second problem.
+   */
+  public static RouteState gateway(GatewayInput input, List<Problem> readProblems) {
     Problems problems = new Problems();
+    Set<String> unreadable = new HashSet<>();
+    for (Problem p : readProblems) {
+      problems.add(p);
+      unreadable.add(p.field());
+    }
     Set<String> hostnames = new LinkedHashSet<>();
     for (int i = 0; i < input.listeners().size(); i++) {
       String host = input.listeners().get(i).hostname();
@@ -124,6 +165,11 @@ public final class RouteNormalizer {
     for (int i = 0; i < input.addresses().size(); i++) {
       GatewayInput.Address address = input.addresses().get(i);
       String field = "status.addresses[" + i + "]";
+      if (unreadable.contains(field)
+          || unreadable.contains(field + ".type")
+          || unreadable.contains(field + ".value")) {
+        continue;
+      }
       String type = address.type();
       if (type == null || type.isEmpty() || type.equals(IP_ADDRESS)) {
         if (address.value() != null && IpLiteral.parse(address.value()).isPresent()) {

@@ -2,7 +2,10 @@ package dev.cairn.topologywatcher.normalize;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.commonmodel.validation.Problem;
+import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -111,5 +114,75 @@ class AnnotationRulesTest {
     assertThat(problems.list())
         .extracting(p -> p.field() + "=" + p.value())
         .containsExactly("metadata.annotations[" + key + "]" + index + "=" + item);
+  }
+
+  private static List<String> problemsOf(AnnotationRules rules, String key, String value) {
+    Problems problems = new Problems();
+    Map<String, String> kept = rules.relevant(Map.of(key, value), problems);
+    assertThat(kept).containsEntry(key, value);
+    return problems.list().stream().map(Problem::toString).toList();
+  }
+
+  /**
+   * A list annotation reports every bad item, each as trimmed under the annotation's field (as the
+   * strategy-engine names it, so that the two reports are one) and with its position in the list,
+   * counted from 1 with empty items included; the value is kept as written.
+   */
+  @Test
+  void reportsEveryBadItemOfAListAnnotationWithItsPosition() {
+    String nodes = "metadata.annotations[directdns.meisterlala.dev/target-nodes]";
+    assertThat(
+            problemsOf(
+                AnnotationRules.ROUTE, "directdns.meisterlala.dev/target-nodes", "!!!,,  ,$$$"))
+        .containsExactly(
+            nodes
+                + "='!!!': item 1: label '!!!' has the character '!'; only letters, digits and"
+                + " '-' are allowed",
+            nodes
+                + "='$$$': item 4: label '$$$' has the character '$'; only letters, digits and"
+                + " '-' are allowed");
+    assertThat(problemsOf(AnnotationRules.NODE, "k3s.io/external-ip", "1.2.3,::zz"))
+        .containsExactly(
+            "metadata.annotations[k3s.io/external-ip]='1.2.3': item 1: not a strict IPv4 or IPv6"
+                + " address literal",
+            "metadata.annotations[k3s.io/external-ip]='::zz': item 2: not a strict IPv4 or IPv6"
+                + " address literal");
+    assertThat(
+            problemsOf(
+                AnnotationRules.ROUTE,
+                "external-dns.alpha.kubernetes.io/hostname",
+                "a_b.example.com, ok.example.com , c..d"))
+        .extracting(p -> p.substring(p.indexOf('=')))
+        .containsExactly(
+            "='a_b.example.com': item 1: label 'a_b' has the character '_'; only letters, digits"
+                + " and '-' are allowed",
+            "='c..d': item 3: host name has an empty label");
+    assertThat(
+            problemsOf(
+                AnnotationRules.NODE, "k3s.io/external-dns", "ok.example.com,-a-.example.com"))
+        .containsExactly(
+            "metadata.annotations[k3s.io/external-dns]='-a-.example.com': item 2: label '-a-'"
+                + " starts or ends with a hyphen");
+  }
+
+  @Test
+  void aSingleValueHasNoPosition() {
+    assertThat(problemsOf(AnnotationRules.NODE, "k3s.io/external-ip", " not-an-ip "))
+        .containsExactly(
+            "metadata.annotations[k3s.io/external-ip]='not-an-ip': not a strict IPv4 or IPv6"
+                + " address literal");
+  }
+
+  @Test
+  void aGslbLocalTargetAnnotationReportsEveryBadItemByItsIndex() {
+    Problems problems = new Problems();
+    AnnotationRules.GSLB.relevant(
+        Map.of("k8gb.io/exposed-ip-addresses", "010.0.0.1, 203.0.113.1,,localhost"), problems);
+
+    assertThat(problems.list())
+        .extracting(p -> p.field() + "=" + p.value())
+        .containsExactly(
+            "metadata.annotations[k8gb.io/exposed-ip-addresses][0]=010.0.0.1",
+            "metadata.annotations[k8gb.io/exposed-ip-addresses][3]=localhost");
   }
 }

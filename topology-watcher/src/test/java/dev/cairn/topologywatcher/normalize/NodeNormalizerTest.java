@@ -124,6 +124,6 @@ class NodeNormalizerTest {
             new Problem(
                 "metadata.annotations[k3s.io/external-ip]",
                 "node-a",
-                "not a strict IPv4 or IPv6 address literal"));
+                "item 2: not a strict IPv4 or IPv6 address literal"));
   }
 }
