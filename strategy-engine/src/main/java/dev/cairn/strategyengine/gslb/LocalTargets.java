@@ -1,5 +1,6 @@
 package dev.cairn.strategyengine.gslb;
 
+import dev.cairn.commonmodel.decision.Explanation.Skipped;
 import dev.cairn.commonmodel.health.HostnameResolution;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.RouteState;
@@ -637,6 +638,12 @@ record LocalTargets(TagTargets targets, String source, PlacementDependencies pla
             now);
     findings.zones = placement.zones();
     findings.candidateNodes = placement.candidateNodes();
+    for (Skipped skip : placement.skipped()) {
+      findings.skip(skip.input(), skip.reason());
+    }
+    for (Problem problem : placement.problems()) {
+      findings.note(problem);
+    }
     Builder builder = new Builder();
     for (Target target : placement.targets()) {
       // canonical literals for A and AAAA; a CNAME target is a host name, never an IP literal

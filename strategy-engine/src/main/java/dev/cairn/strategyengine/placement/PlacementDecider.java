@@ -910,6 +910,8 @@ public final class PlacementDecider {
           outcome.summary(),
           zoneList,
           listOf(candidateNodes),
+          skipped == null ? List.of() : skipped,
+          problems == null ? List.of() : problems.subList(watcherProblems, problems.size()),
           dependencies(zoneList));
     }
 

@@ -15,6 +15,8 @@ import dev.cairn.commonmodel.topology.EndpointState;
 import dev.cairn.commonmodel.topology.GslbResourceRef;
 import dev.cairn.commonmodel.topology.GslbState;
 import dev.cairn.commonmodel.topology.GslbStrategy;
+import dev.cairn.commonmodel.topology.NodeAddress;
+import dev.cairn.commonmodel.topology.NodeState;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.topology.ServiceEndpoints;
 import dev.cairn.commonmodel.topology.ServiceState;
@@ -128,6 +130,49 @@ class GslbTopologyTest {
         .isEqualTo(2);
     assertThat(driver.latest().get("Gslb/shop/app").records())
         .allSatisfy(r -> assertThat(r.targets()).containsExactly("203.0.113.31"));
+  }
+
+  /**
+   * What the placement left out of a node-aware Gslb's local targets (an address that is not a
+   * literal) is in the Gslb's explanation and problems, as in the route's own decision; it was
+   * dropped without a word.
+   */
+  @Test
+  void aNodeAwareGslbNamesTheNodeAddressesItsPlacementSkipped() {
+    NodeState badAddresses =
+        new NodeState(
+            "ingress-a2",
+            "a",
+            null,
+            true,
+            List.of(
+                new NodeAddress("ExternalIP", "999.1.1.1"),
+                new NodeAddress("ExternalIP", "2001:db8::zz")),
+            Map.of(),
+            List.of());
+    driver
+        .synced()
+        .node(EngineDriverFixtures.worker("worker-a1", "a", "10.0.10.1"))
+        .node(EngineDriverFixtures.ingress("ingress-a1", "a", "203.0.113.21"))
+        .node(badAddresses)
+        .service(EngineDriverFixtures.clusterIpService("shop", "web"))
+        .endpoints(EngineDriverFixtures.endpoints("shop", "web", "worker-a1"))
+        .route(EngineDriverFixtures.route("shop", "app", "web", List.of("app.cloud.example.com")))
+        .gslb(nodeAware("app"));
+
+    Map<String, TargetDecision> latest = driver.latest();
+    TargetDecision route = latest.get("HTTPRoute/shop/app");
+    TargetDecision gslb = latest.get("Gslb/shop/app");
+    assertThat(gslb.explanation().chosenTargets()).containsExactly("203.0.113.21");
+    assertThat(route.explanation().skipped()).isNotEmpty();
+    assertThat(gslb.explanation().skipped())
+        .as("the route's placement's skipped inputs")
+        .containsAll(route.explanation().skipped());
+    assertThat(gslb.explanation().skipped().toString()).contains("ingress-a2");
+    assertThat(gslb.problems())
+        .as("the node's problems, as in the route's decision")
+        .containsAll(route.problems());
+    assertThat(gslb.problems().toString()).contains("999.1.1.1");
   }
 
   @Test
