@@ -15,9 +15,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The columns the API server prints for the built-in kinds the mock APIs serve (its internal
  * printers), so {@code kubectl get ingress} shows CLASS, HOSTS and ADDRESS as on a cluster instead
- * of only NAME and AGE: Ingress, Service, Node and EndpointSlice. Cells follow the API server's
- * printers ({@code pkg/printers/internalversion/printers.go}), with {@code <none>} for an empty
- * value.
+ * of only NAME and AGE: Ingress, Service, Node, Namespace and EndpointSlice. Cells follow the API
+ * server's printers ({@code pkg/printers/internalversion/printers.go}), with {@code <none>} for an
+ * empty value.
  */
 final class BuiltinTables {
 
@@ -36,6 +36,8 @@ final class BuiltinTables {
               columns("Type", "Cluster-IP", "External-IP", "Port(s)"), BuiltinTables::service),
           "v1/nodes",
           new Printer(columns("Status", "Roles"), BuiltinTables::node),
+          "v1/namespaces",
+          new Printer(columns("Status"), BuiltinTables::namespace),
           "discovery.k8s.io/v1/endpointslices",
           new Printer(columns("AddressType", "Ports", "Endpoints"), BuiltinTables::endpointSlice));
 
@@ -147,6 +149,15 @@ final class BuiltinTables {
     }
     roles.sort(null);
     return List.of(status, roles.isEmpty() ? NONE : String.join(",", roles));
+  }
+
+  /**
+   * A namespace's phase. The mock has no namespace lifecycle: one created without a phase (the API
+   * server would set {@code Active}) is active.
+   */
+  private static List<String> namespace(JsonNode o) {
+    String phase = o.path("status").path("phase").asString("");
+    return List.of(phase.isEmpty() ? "Active" : phase);
   }
 
   private static List<String> endpointSlice(JsonNode o) {

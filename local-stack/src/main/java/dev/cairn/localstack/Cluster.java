@@ -45,18 +45,33 @@ public final class Cluster implements AutoCloseable {
   private final MockKubernetesApi api;
   private final DnsLink link;
   private final Path stateDir;
+  private final ClusterThreads.Group threads;
   private final Map<String, Supplier<SpringApplicationBuilder>> builders = new LinkedHashMap<>();
   private final Map<String, List<String>> properties = new LinkedHashMap<>();
   private final Map<String, ConfigurableApplicationContext> services = new ConcurrentHashMap<>();
   private volatile InetSocketAddress dnsAddress;
 
   Cluster(
-      String name, SampleTopology.Site site, MockKubernetesApi api, DnsLink link, Path stateDir) {
+      String name,
+      SampleTopology.Site site,
+      MockKubernetesApi api,
+      DnsLink link,
+      Path stateDir,
+      ClusterThreads.Group threads) {
     this.name = name;
     this.site = site;
     this.api = api;
     this.link = link;
     this.stateDir = stateDir;
+    this.threads = threads;
+  }
+
+  /**
+   * The thread group of this cluster: what its threads start carries the cluster's name into the
+   * log ({@link ClusterThreads}).
+   */
+  ClusterThreads.Group threads() {
+    return threads;
   }
 
   /**
@@ -200,7 +215,7 @@ public final class Cluster implements AutoCloseable {
   public void stop(String service) {
     ConfigurableApplicationContext c = services.remove(requireService(service));
     if (c != null) {
-      c.close();
+      threads.run("stop", c::close);
     }
   }
 
@@ -216,7 +231,7 @@ public final class Cluster implements AutoCloseable {
           p -> p.startsWith("responder.port=") ? "responder.port=" + dnsAddress.getPort() : p);
       properties.put(service, List.copyOf(props));
     }
-    services.put(service, run(service));
+    services.put(service, threads.call("start", () -> run(service)));
     if (service.equals("dns-responder")) {
       connectLink();
     }
@@ -308,6 +323,10 @@ public final class Cluster implements AutoCloseable {
 
   @Override
   public void close() {
+    threads.run("stop", this::stopAll);
+  }
+
+  private void stopAll() {
     List<String> names = new ArrayList<>(SERVICES);
     java.util.Collections.reverse(names);
     for (String s : names) {

@@ -14,12 +14,13 @@ import java.util.regex.Pattern;
  * stack prints and that say nothing is wrong: Kafka Streams' internal topics not created yet when a
  * consumer first asks for them, the Streams state directory under the OS temp directory (the stack
  * is throwaway by design), the embedded KRaft controller's first activation, the global consumer's
- * high watermark after its restore, the controller channel closed twice at shutdown, and fabric8
- * noting that DNSEndpoint and Gslb are served at {@code v1alpha1} and {@code v1beta1} (their only
- * versions). Each is matched by its logger and its message, so the same logger's other warnings (a
- * broker that cannot be reached, a topic of Cairn's own that is missing) still show; errors always
- * show. The file log keeps everything ({@code logback.xml} puts this filter on the console appender
- * only).
+ * high watermark after its restore, the controller channel closed twice at shutdown, the broker's
+ * storage formatter saying which directory it formats (printed to standard output, which {@link
+ * StdoutToLog} turns into log lines), and fabric8 noting that DNSEndpoint and Gslb are served at
+ * {@code v1alpha1} and {@code v1beta1} (their only versions). Each is matched by its logger and its
+ * message, so the same logger's other warnings (a broker that cannot be reached, a topic of Cairn's
+ * own that is missing) still show; errors always show. The file log keeps everything ({@code
+ * logback.xml} puts this filter on the console appender only).
  */
 public final class KnownNoiseFilter extends Filter<ILoggingEvent> {
 
@@ -39,6 +40,9 @@ public final class KnownNoiseFilter extends Filter<ILoggingEvent> {
           new Known(
               "OffsetFetcherUtils",
               m -> m.contains("Not updating high watermark") && m.contains("no longer assigned")),
+          new Known(
+              simpleName(StdoutToLog.LOGGER_NAME),
+              m -> m.startsWith("Formatting ") && m.contains(" with metadata.version ")),
           new Known(
               "VersionUsageUtils",
               m ->

@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * as each cluster's dns-responder answers it over real DNS, with the reason of the cluster's last
  * decision for the host (read from the cluster's decisions topic), followed by the latest events.
  * On a terminal it redraws in place; otherwise (a pipe, a log file) it prints the table only when
- * it changes.
+ * it changes. What a weighted record answers is sampled anew on every refresh, so the change check
+ * compares each cell's addresses as a set, and a weighted record's as the targets it picks from
+ * ({@link #changeKey}): the counts and the order of a sample change nothing.
  */
 final class LiveView implements AutoCloseable {
 
@@ -40,6 +42,14 @@ final class LiveView implements AutoCloseable {
   private static final int EVENTS = 10;
   private static final int WIDTH = 118;
   private static final int MAX_OTHER_HOSTS = 8;
+
+  /** The narrowest and widest the columns get: they widen to their content up to the widest. */
+  private static final int HOST_MIN = 26;
+
+  private static final int HOST_MAX = 44;
+  private static final int A_MIN = 34;
+  private static final int A_MAX = 64;
+  private static final int AAAA_MAX = 48;
 
   private final LocalStack stack;
   private final PrintStream out;
@@ -55,7 +65,7 @@ final class LiveView implements AutoCloseable {
             t.setDaemon(true);
             return t;
           });
-  private String lastTable = "";
+  private String lastKey = "";
   private volatile int leftOut;
 
   LiveView(LocalStack stack, PrintStream out, boolean ansi, List<String> hosts, String header) {
@@ -99,30 +109,41 @@ final class LiveView implements AutoCloseable {
 
   private void refresh() {
     try {
-      String table = render(rows());
-      if (leftOut > 0) {
-        table +=
-            "(+"
-                + leftOut
-                + " more decided hosts: GET /api/v1/decisions on each cluster's strategy-engine)\n";
-      }
-      if (ansi) {
-        StringBuilder screen = new StringBuilder("\033[H\033[2J").append(header).append('\n');
-        screen.append(table);
-        screen.append("\nLatest events:\n");
-        synchronized (events) {
-          events.forEach(e -> screen.append("  ").append(clip(e, WIDTH - 2)).append('\n'));
-        }
-        out.print(screen);
-        out.flush();
-      } else if (!table.equals(lastTable)) {
-        out.println(LocalTime.now().format(TIME) + " live view:");
-        out.print(table);
-        out.flush();
-      }
-      lastTable = table;
+      show(rows(), leftOut);
     } catch (RuntimeException e) {
       log.atWarn().setCause(e).log("live view refresh failed; trying again");
+    }
+  }
+
+  /**
+   * Shows the rows: on a terminal the whole screen, every time; otherwise the table, when it
+   * differs from the last one shown by more than what sampling varies ({@link #changeKey}).
+   */
+  void show(List<Row> rows, int moreHosts) {
+    String table = render(rows);
+    if (moreHosts > 0) {
+      table +=
+          "(+"
+              + moreHosts
+              + " more decided hosts: GET /api/v1/decisions on each cluster's strategy-engine)\n";
+    }
+    if (ansi) {
+      StringBuilder screen = new StringBuilder("\033[H\033[2J").append(header).append('\n');
+      screen.append(table);
+      screen.append("\nLatest events:\n");
+      synchronized (events) {
+        events.forEach(e -> screen.append("  ").append(clip(e, WIDTH - 2)).append('\n'));
+      }
+      out.print(screen);
+      out.flush();
+      return;
+    }
+    String key = changeKey(rows) + moreHosts;
+    if (!key.equals(lastKey)) {
+      out.println(LocalTime.now().format(TIME) + " live view:");
+      out.print(table);
+      out.flush();
+      lastKey = key;
     }
   }
 
@@ -131,9 +152,15 @@ final class LiveView implements AutoCloseable {
 
   /**
    * One cluster's answer for one host: the A answers aggregated over several queries (weighted
-   * answers vary per query), the AAAA answer, and the reason of the cluster's decision.
+   * answers vary per query), the AAAA answer, and the reason of the cluster's decision; and for the
+   * change check, the A and AAAA answers without what sampling varies ({@link #stable}).
    */
-  record Cell(String a, String aaaa, String reason) {}
+  record Cell(String a, String aaaa, String reason, String stableA, String stableAaaa) {
+    /** A cell whose answers vary by nothing but what is shown. */
+    Cell(String a, String aaaa, String reason) {
+      this(a, aaaa, reason, a, aaaa);
+    }
+  }
 
   /**
    * The hosts to show: the sample's, in their order, then the other hosts the clusters have decided
@@ -177,23 +204,30 @@ final class LiveView implements AutoCloseable {
     for (String host : shown.shown()) {
       Map<String, Cell> cells = new LinkedHashMap<>();
       for (Cluster c : stack.clusters().values()) {
+        List<DnsLookup.Answer> a = new ArrayList<>();
+        for (int i = 0; i < QUERIES_PER_CELL; i++) {
+          a.add(DnsLookup.query(c.dnsAddress(), host, false));
+        }
+        DnsLookup.Answer aaaa = DnsLookup.query(c.dnsAddress(), host, true);
         cells.put(
             c.name(),
             new Cell(
-                aggregate(c, host),
-                DnsLookup.query(c.dnsAddress(), host, true).describe(),
-                reason(c.name(), host)));
+                aggregate(a),
+                aaaa.describe(),
+                reason(c.name(), host),
+                stable(a, weightedTargets(c.name(), host, "A")),
+                stable(List.of(aaaa), weightedTargets(c.name(), host, "AAAA"))));
       }
       rows.add(new Row(host, cells));
     }
     return rows;
   }
 
-  /** The A answers of several queries: one answer if they agree, else each address with a count. */
-  private static String aggregate(Cluster c, String host) {
+  /** The A answers of several queries: one answer if they agree, else each answer with a count. */
+  static String aggregate(List<DnsLookup.Answer> answers) {
     Map<String, Integer> seen = new TreeMap<>();
-    for (int i = 0; i < QUERIES_PER_CELL; i++) {
-      seen.merge(DnsLookup.query(c.dnsAddress(), host, false).describe(), 1, Integer::sum);
+    for (DnsLookup.Answer answer : answers) {
+      seen.merge(answer.describe(), 1, Integer::sum);
     }
     if (seen.size() == 1) {
       return seen.keySet().iterator().next();
@@ -201,6 +235,53 @@ final class LiveView implements AutoCloseable {
     List<String> parts = new ArrayList<>();
     seen.forEach((answer, n) -> parts.add(answer + " x" + n));
     return String.join(" ", parts);
+  }
+
+  /**
+   * Answers as the change check sees them: every address (or response code) seen, as a sorted set,
+   * so neither how often each came nor their order counts; and for a weighted record, whose answers
+   * are a sample of its targets, the targets themselves, as long as every address seen is one of
+   * them (an answer outside them, or a timeout, is a change).
+   *
+   * @param weightedTargets the targets of the cluster's decided record when it is weighted, else
+   *     empty
+   */
+  static String stable(List<DnsLookup.Answer> answers, List<String> weightedTargets) {
+    TreeSet<String> seen = new TreeSet<>();
+    boolean onlyAddresses = true;
+    for (DnsLookup.Answer answer : answers) {
+      if (answer.rcode().equals("NOERROR") && !answer.addresses().isEmpty()) {
+        seen.addAll(answer.addresses());
+      } else {
+        seen.add(answer.describe());
+        onlyAddresses = false;
+      }
+    }
+    if (onlyAddresses && !weightedTargets.isEmpty() && weightedTargets.containsAll(seen)) {
+      return "weighted " + String.join(",", new TreeSet<>(weightedTargets));
+    }
+    return String.join(",", seen);
+  }
+
+  /**
+   * The targets of the cluster's decided {@code type} record for {@code host} when it is weighted
+   * (k8gb's {@code weight-*} labels: the responder answers a weighted sample of them), else empty.
+   */
+  private List<String> weightedTargets(String cluster, String host, String type) {
+    StateTopicReader<TargetDecision> reader = decisions.get(cluster);
+    if (reader == null) {
+      return List.of();
+    }
+    for (TargetDecision d : reader.snapshot().values()) {
+      for (DnsRecord r : d.records()) {
+        if (r.dnsName().equalsIgnoreCase(host)
+            && r.recordType().equals(type)
+            && r.labels().keySet().stream().anyMatch(k -> k.startsWith("weight-"))) {
+          return r.targets();
+        }
+      }
+    }
+    return List.of();
   }
 
   private String reason(String cluster, String host) {
@@ -236,26 +317,67 @@ final class LiveView implements AutoCloseable {
     return line.substring(open + 1) + " " + line.substring(0, open);
   }
 
-  /** The table as text: per host, a line per cluster with its answers and decision reason. */
+  /**
+   * The table as text: per host, a line per cluster with its answers and decision reason. The
+   * columns widen to their content, up to a limit past which a cell is cut short with "…".
+   */
   static String render(List<Row> rows) {
+    int hostWidth = HOST_MIN;
+    int aWidth = A_MIN;
+    for (Row row : rows) {
+      hostWidth = Math.max(hostWidth, Math.min(row.host().length(), HOST_MAX));
+      for (Cell cell : row.cells().values()) {
+        aWidth = Math.max(aWidth, Math.min(cell.a().length(), A_MAX));
+      }
+    }
+    String line = "%-" + hostWidth + "s %-4s %-" + aWidth + "s %s%n";
+    int reasonIndent = hostWidth + 1 + 4 + 1;
     StringBuilder b = new StringBuilder();
-    b.append(String.format("%-26s %-4s %-34s %s%n", "HOST", "DNS", "A", "AAAA"));
+    b.append(String.format(line, "HOST", "DNS", "A", "AAAA"));
     for (Row row : rows) {
       boolean first = true;
       for (Map.Entry<String, Cell> e : row.cells().entrySet()) {
         Cell cell = e.getValue();
         b.append(
             String.format(
-                "%-26s %-4s %-34s %s%n",
-                first ? row.host() : "", e.getKey(), cell.a(), cell.aaaa()));
-        b.append(String.format("%-31s %s%n", "", clip("why: " + cell.reason(), WIDTH - 32)));
+                line,
+                first ? clip(row.host(), hostWidth) : "",
+                e.getKey(),
+                clip(cell.a(), aWidth),
+                clip(cell.aaaa(), AAAA_MAX)));
+        b.append(" ".repeat(reasonIndent))
+            .append(clip("why: " + cell.reason(), Math.max(40, WIDTH - reasonIndent)))
+            .append(System.lineSeparator());
         first = false;
       }
     }
     return b.toString();
   }
 
-  private static String clip(String s, int max) {
+  /**
+   * What the change check compares: the table with each cell's answers as {@link #stable} gives
+   * them.
+   */
+  static String changeKey(List<Row> rows) {
+    StringBuilder b = new StringBuilder();
+    for (Row row : rows) {
+      b.append(row.host()).append('\n');
+      for (Map.Entry<String, Cell> e : row.cells().entrySet()) {
+        Cell cell = e.getValue();
+        b.append(e.getKey())
+            .append('\t')
+            .append(cell.stableA())
+            .append('\t')
+            .append(cell.stableAaaa())
+            .append('\t')
+            .append(cell.reason())
+            .append('\n');
+      }
+    }
+    return b.toString();
+  }
+
+  static String clip(String s, int max) {
     return s.length() <= max ? s : s.substring(0, max - 1) + "…";
   }
 

@@ -251,7 +251,13 @@ public final class LocalStack implements AutoCloseable {
       broker = new EmbeddedKafkaKraftBroker(1, 1);
       broker.brokerProperty("auto.create.topics.enable", "false");
       broker.brokerProperty("log.cleaner.min.cleanable.ratio", "0.1");
-      broker.afterPropertiesSet();
+      // Kafka's storage formatter prints to standard output: into the log with it.
+      EmbeddedKafkaKraftBroker starting = broker;
+      StdoutToLog.capture(
+          () -> {
+            starting.afterPropertiesSet();
+            return null;
+          });
       servers = broker.getBrokersAsString();
     }
     LocalStack stack = null;
@@ -273,32 +279,11 @@ public final class LocalStack implements AutoCloseable {
     List<String> names = options.clusters();
     for (int i = 0; i < names.size(); i++) {
       String name = names.get(i);
-      MockKubernetesApi api =
-          MockKubernetesApi.start(options.apiPort() == 0 ? 0 : options.apiPort() + i);
-      DnsLink link;
-      try {
-        link = DnsLink.open(name, 0);
-      } catch (RuntimeException e) {
-        api.close();
-        throw e;
-      }
-      Cluster cluster =
-          new Cluster(name, SampleTopology.Site.of(name, i + 1), api, link, stateDir.resolve(name));
-      clusters.put(name, cluster);
-      createTopics(bootstrapServers, cluster.topics());
-      log.atInfo()
-          .addKeyValue("cluster", name)
-          .addKeyValue("kafka", bootstrapServers)
-          .addKeyValue("topicPrefix", cluster.topics().prefix())
-          .addKeyValue("kubernetesApi", api.url())
-          .log("cluster created; starting its services");
-      watchDnsEndpoints(cluster, options.onDnsEndpoint());
-      if (options.seedSample()) {
-        SampleTopology.seed(api.client(), cluster.site(), names);
-      }
-      if (beforeServices != null) {
-        beforeServices.accept(cluster);
-      }
+      int index = i;
+      // Everything of the cluster starts on a thread of its own group, so that the threads it
+      // starts say the cluster in the log (ClusterThreads).
+      ClusterThreads.Group threads = new ClusterThreads.Group(name);
+      threads.run("create", () -> createCluster(name, index, threads, options, beforeServices));
     }
     for (int i = 0; i < names.size(); i++) {
       Cluster cluster = clusters.get(names.get(i));
@@ -310,6 +295,46 @@ public final class LocalStack implements AutoCloseable {
       }
       cluster.configure(
           bootstrapServers, peers, options, options.dnsPort() == 0 ? 0 : options.dnsPort() + i);
+    }
+  }
+
+  private void createCluster(
+      String name,
+      int index,
+      ClusterThreads.Group threads,
+      Options options,
+      Consumer<Cluster> beforeServices) {
+    MockKubernetesApi api =
+        MockKubernetesApi.start(options.apiPort() == 0 ? 0 : options.apiPort() + index);
+    DnsLink link;
+    try {
+      link = DnsLink.open(name, 0);
+    } catch (RuntimeException e) {
+      api.close();
+      throw e;
+    }
+    Cluster cluster =
+        new Cluster(
+            name,
+            SampleTopology.Site.of(name, index + 1),
+            api,
+            link,
+            stateDir.resolve(name),
+            threads);
+    clusters.put(name, cluster);
+    createTopics(bootstrapServers, cluster.topics());
+    log.atInfo()
+        .addKeyValue("cluster", name)
+        .addKeyValue("kafka", bootstrapServers)
+        .addKeyValue("topicPrefix", cluster.topics().prefix())
+        .addKeyValue("kubernetesApi", api.url())
+        .log("cluster created; starting its services");
+    watchDnsEndpoints(cluster, options.onDnsEndpoint());
+    if (options.seedSample()) {
+      SampleTopology.seed(api.client(), cluster.site(), options.clusters());
+    }
+    if (beforeServices != null) {
+      beforeServices.accept(cluster);
     }
   }
 
@@ -356,7 +381,9 @@ public final class LocalStack implements AutoCloseable {
     ExecutorService clusterStarter = Executors.newFixedThreadPool(clusters.size());
     try {
       for (Cluster cluster : clusters.values()) {
-        ExecutorService pool = Executors.newFixedThreadPool(Cluster.SERVICES.size());
+        ExecutorService pool =
+            Executors.newFixedThreadPool(
+                Cluster.SERVICES.size(), cluster.threads().factory("start"));
         pools.add(pool);
         starting.add(clusterStarter.submit(() -> cluster.start(pool)));
       }

@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  * (the first cluster's ports, the second's are one more; default 0: free ports), {@code
  * --grace-period=DURATION} (ISO-8601; default PT5M, and PT20S with a scenario), {@code
  * --probe-interval=DURATION} (default PT2S), {@code --no-sample}, {@code --no-view} (print events
- * only, as lines).
+ * only, as lines), {@code --help} ({@link #usage()}).
  */
 public final class LocalStackApplication {
 
@@ -33,8 +33,8 @@ public final class LocalStackApplication {
 
   private LocalStackApplication() {}
 
-  /** The parsed command line. */
-  record Command(LocalStack.Options options, String scenario, boolean view) {}
+  /** The parsed command line; {@code help} when {@code --help} asked for the usage. */
+  record Command(LocalStack.Options options, String scenario, boolean view, boolean help) {}
 
   public static void main(String[] args) throws InterruptedException {
     Command command;
@@ -42,7 +42,13 @@ public final class LocalStackApplication {
       command = parse(args);
     } catch (IllegalArgumentException e) {
       System.err.println("local-stack: " + e.getMessage());
+      System.err.println("Try --help.");
       System.exit(2);
+      return;
+    }
+    if (command.help()) {
+      System.out.print(usage());
+      System.exit(0);
       return;
     }
     PrintStream out = System.out;
@@ -53,11 +59,11 @@ public final class LocalStackApplication {
             && System.console() != null
             && !"dumb".equals(System.getenv("TERM"));
     String logFile = null;
-    if (ansi) {
-      // The live view redraws the terminal: the services log to a file meanwhile.
+    if (ansi || command.scenario() != null) {
+      // The live view redraws the terminal, and a scenario's timeline is what its run is for: the
+      // services log to a file meanwhile (a scenario's errors still show on the console).
       logFile = Path.of(System.getProperty("java.io.tmpdir"), "cairn-local-stack.log").toString();
-      System.setProperty("cairn.log.file", logFile);
-      System.setProperty("cairn.log.appender", "FILE");
+      logToFile(logFile, command.scenario() != null);
       out.println("Starting the Cairn local stack (logs: " + logFile + ") ...");
     }
     LiveView[] view = new LiveView[1];
@@ -101,6 +107,8 @@ public final class LocalStackApplication {
                       + r.scenario()
                       + ": "
                       + (r.passed() ? "passed" : "FAILED: " + r.failure())));
+      out.println("The services' full log: " + logFile);
+      out.flush();
       shutdown.run();
       System.exit(results.stream().allMatch(Scenarios.Result::passed) ? 0 : 1);
       return;
@@ -110,6 +118,18 @@ public final class LocalStackApplication {
           new LiveView(stack, out, ansi, SampleTopology.HOSTS, banner).start(Duration.ofSeconds(1));
     }
     stopped.await();
+  }
+
+  /**
+   * Points the log ({@code logback.xml}) at {@code file} before its first line: everything goes
+   * there, and with {@code errorsToConsole} errors show on the console too.
+   */
+  static void logToFile(String file, boolean errorsToConsole) {
+    System.setProperty("cairn.log.file", file);
+    System.setProperty("cairn.log.appender", "FILE");
+    if (errorsToConsole) {
+      System.setProperty("cairn.log.errors", "ERRORS");
+    }
   }
 
   /**
@@ -154,11 +174,68 @@ public final class LocalStackApplication {
   /** How long an orderly stop may take before the JVM is halted. */
   static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
+  /** What {@code --help} prints: each option with one line, then the two most useful runs. */
+  static String usage() {
+    String jar = jarName();
+    String log = Path.of(System.getProperty("java.io.tmpdir"), "cairn-local-stack.log").toString();
+    return """
+        Usage: java [-D<setting>=<value>...] -jar %1$s [options]
+
+        Starts Cairn on this machine: one Kafka broker and two simulated clusters, eu and us, each
+        with a mock Kubernetes API, the five services and a dns-responder, and shows a live view of
+        the sample hosts as each cluster answers them over DNS, until Ctrl-C.
+
+        Options:
+          --scenario=NAME        run failover, split-brain, grace or all; exit 0 if it passed, else 1
+          --api-port=N           the eu mock Kubernetes API's port, us gets N+1 (default: free ports)
+          --dns-port=N           the eu dns-responder's port, us gets N+1 (default: free ports)
+          --grace-period=PT5M    the record-writers' grace period (default PT5M, PT20S with a scenario)
+          --probe-interval=PT2S  how often each prober asks the other cluster (default PT2S)
+          --no-view              print DNSEndpoint changes and the services' log as lines, no table
+          --no-sample            start without the sample hosts (so no live view and no scenario)
+          -h, --help             print this help and exit
+
+        A setting of docs/configuration.md given as a system property before -jar applies to both
+        clusters, e.g. -Dresponder.weighted-answer=all-ordered.
+
+        Examples:
+          java -jar %1$s --api-port=28443 --dns-port=28053
+              the live view on fixed ports; then, in another terminal:
+              dig @127.0.0.1 -p 28053 +norec app.cloud.example.com
+              kubectl --server http://127.0.0.1:28443 get gslbs,dnsendpoints -A
+          java -jar %1$s --scenario=all
+              fails a cluster over, cuts DNS between the clusters and waits out a grace period,
+              printing the timeline; the services' log goes to %2$s
+        """
+        .formatted(jar, log);
+  }
+
+  /**
+   * The file name of the jar this runs from ({@code
+   * jar:nested:/…/local-stack-0.1.0.jar/!BOOT-INF/…} in the executable jar), or {@code
+   * local-stack.jar}.
+   */
+  static String jarName() {
+    var source = LocalStackApplication.class.getProtectionDomain().getCodeSource();
+    String location = source == null ? "" : String.valueOf(source.getLocation());
+    int end = location.indexOf(".jar");
+    if (end < 0) {
+      return "local-stack.jar";
+    }
+    String path = location.substring(0, end + ".jar".length());
+    return path.substring(path.lastIndexOf('/') + 1);
+  }
+
   static Command parse(String[] args) {
     LocalStack.Options options = LocalStack.Options.defaults();
     String scenario = null;
     boolean view = true;
     boolean graceGiven = false;
+    for (String arg : args) {
+      if (arg.equals("--help") || arg.equals("-h")) {
+        return new Command(options, null, view, true);
+      }
+    }
     for (String arg : args) {
       if (arg.startsWith("--api-port=")) {
         options = options.withApiPort(port(arg));
@@ -184,7 +261,7 @@ public final class LocalStackApplication {
             "unknown option '"
                 + arg
                 + "'; known: --scenario=NAME --api-port=N --dns-port=N --grace-period=PT5M"
-                + " --probe-interval=PT2S --no-sample --no-view");
+                + " --probe-interval=PT2S --no-sample --no-view --help");
       }
     }
     if (scenario != null && !options.seedSample()) {
@@ -193,7 +270,7 @@ public final class LocalStackApplication {
     if (scenario != null && !graceGiven) {
       options = options.withGracePeriod(SCENARIO_GRACE);
     }
-    return new Command(options, scenario, view);
+    return new Command(options, scenario, view, false);
   }
 
   private static String value(String arg) {

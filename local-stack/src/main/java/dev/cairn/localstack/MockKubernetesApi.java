@@ -8,6 +8,9 @@ import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceListBuilder;
 import io.fabric8.kubernetes.api.model.APIVersionsBuilder;
 import io.fabric8.kubernetes.api.model.GroupVersionForDiscoveryBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -19,7 +22,9 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
@@ -40,8 +45,11 @@ import org.slf4j.LoggerFactory;
  * One "cluster": the fabric8 mock Kubernetes API server on a loopback port, in CRUD mode with the
  * stack's own store ({@link IndexedCrudDispatcher}: fabric8's CRUD semantics, indexed, and watches
  * that honour resourceVersion and never stall the server), with the CRDs Cairn needs (HTTPRoute,
- * Gateway, Gslb, DNSEndpoint), API discovery and OpenAPI v3 documents ({@link OpenApiV3}), so that
- * {@code kubectl --server <url>} gets, describes, explains and applies as against a cluster.
+ * Gateway, Gslb, DNSEndpoint), the namespaces a new cluster has ({@code default}, {@code
+ * kube-system}, ...), API discovery and OpenAPI v3 documents ({@link OpenApiV3}), so that {@code
+ * kubectl --server <url>} gets, describes, explains and applies as against a cluster. The protobuf
+ * bodies kubectl's generators send ({@code kubectl create namespace|configmap|service|ingress}) are
+ * read as JSON ({@link ProtobufBodies}).
  */
 final class MockKubernetesApi implements AutoCloseable {
 
@@ -111,6 +119,7 @@ final class MockKubernetesApi implements AutoCloseable {
     }
     MockKubernetesApi api = new MockKubernetesApi(server, dispatcher);
     api.createCrds();
+    api.createNamespaces();
     return api;
   }
 
@@ -155,6 +164,35 @@ final class MockKubernetesApi implements AutoCloseable {
   /** Removes a request listener added before. */
   void removeRequestListener(RequestListener listener) {
     dispatcher.listeners.remove(listener);
+  }
+
+  /** The namespaces every cluster has from the start. */
+  static final List<String> NAMESPACES =
+      List.of("default", "kube-node-lease", "kube-public", "kube-system");
+
+  /**
+   * Creates the namespaces a new cluster has, as the API server does: active, labelled with their
+   * name.
+   */
+  private void createNamespaces() {
+    for (String name : NAMESPACES) {
+      client
+          .namespaces()
+          .resource(
+              new NamespaceBuilder()
+                  .withNewMetadata()
+                  .withName(name)
+                  .addToLabels("kubernetes.io/metadata.name", name)
+                  .endMetadata()
+                  .withNewSpec()
+                  .addToFinalizers("kubernetes")
+                  .endSpec()
+                  .withNewStatus()
+                  .withPhase("Active")
+                  .endStatus()
+                  .build())
+          .create();
+    }
   }
 
   private void createCrds() {
@@ -275,7 +313,48 @@ final class MockKubernetesApi implements AutoCloseable {
             .addHeader("Content-Type", "application/json")
             .setBody(document);
       }
+      if (("POST".equals(request.getMethod()) || "PUT".equals(request.getMethod()))
+          && ProtobufBodies.isProtobuf(request.getHeader("Content-Type"))) {
+        try {
+          request = asJson(request);
+        } catch (ProtobufBodies.UnsupportedBody e) {
+          return unsupportedMediaType(e.getMessage());
+        }
+      }
       return crud.dispatch(request);
+    }
+
+    /**
+     * The request with its protobuf body (kubectl's typed clients send built-in kinds so) as JSON,
+     * which the store reads.
+     */
+    static RecordedRequest asJson(RecordedRequest request) {
+      byte[] body = request.getBody() == null ? new byte[0] : request.getBody().getBytes();
+      byte[] json =
+          ProtobufBodies.toJson(body).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      Headers headers =
+          request
+              .getHeaders()
+              .newBuilder()
+              .set("Content-Type", "application/json")
+              .set("Content-Length", Integer.toString(json.length))
+              .build();
+      return new RecordedRequest(
+          request.getHttpVersion(), request.method(), request.getPath(), headers, new Buffer(json));
+    }
+
+    private static MockResponse unsupportedMediaType(String message) {
+      Status status =
+          new StatusBuilder()
+              .withStatus("Failure")
+              .withCode(415)
+              .withReason("UnsupportedMediaType")
+              .withMessage(message)
+              .build();
+      return new MockResponse()
+          .setResponseCode(415)
+          .addHeader("Content-Type", "application/json")
+          .setBody(Serialization.asJson(status));
     }
 
     @Override

@@ -99,6 +99,20 @@ class BuiltinTablesTest {
   }
 
   @Test
+  void aNamespaceShowsItsPhaseActiveWhenItHasNone() {
+    assertThat(header("v1", "namespaces")).containsExactly("Name", "Status", "Age");
+    assertThat(
+            row(
+                "v1",
+                "namespaces",
+                "{'metadata': {'name': 'old', 'creationTimestamp': '2026-11-30T11:00:00Z'},"
+                    + " 'status': {'phase': 'Terminating'}}"))
+        .containsExactly("old", "Terminating", "60m");
+    assertThat(row("v1", "namespaces", "{'metadata': {'name': 'aaa-ns'}}"))
+        .containsExactly("aaa-ns", "Active", "<unknown>");
+  }
+
+  @Test
   void otherKindsAreLeftToKubectl() {
     assertThat(
             BuiltinTables.table(

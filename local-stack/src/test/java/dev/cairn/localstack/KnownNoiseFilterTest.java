@@ -6,6 +6,8 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.spi.FilterReply;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -41,6 +43,60 @@ class KnownNoiseFilterTest {
       })
   void leavesOutTheKnownStartAndStopWarnings(String logger, String message) {
     assertThat(decide(logger, Level.WARN, message)).isEqualTo(FilterReply.DENY);
+  }
+
+  /** Kafka's storage formatter prints this to standard output (2026-12-02); StdoutToLog logs it. */
+  @Test
+  void leavesOutTheBrokersStorageFormattingLine() {
+    assertThat(
+            decide(
+                StdoutToLog.LOGGER_NAME,
+                Level.INFO,
+                "Formatting metadata directory /tmp/kafka-16493314578368007913/combined_0_0 with"
+                    + " metadata.version 4.2-IV1."))
+        .isEqualTo(FilterReply.DENY);
+    assertThat(decide(StdoutToLog.LOGGER_NAME, Level.INFO, "something else the broker printed"))
+        .isEqualTo(FilterReply.NEUTRAL);
+  }
+
+  @Test
+  void theBrokersStorageFormattingLineIsLoggedNotPrinted() {
+    List<String> logged = new ArrayList<>();
+    java.io.PrintStream before = System.out;
+
+    String result =
+        StdoutToLog.capture(
+            logged::add,
+            () -> {
+              System.out.printf(
+                  "Formatting %s %s with %s %s.%n",
+                  "metadata directory", "/tmp/kafka-1/combined_0_0", "metadata.version", "4.2-IV1");
+              System.out.print("a last line without a line break");
+              return "started";
+            });
+
+    assertThat(result).isEqualTo("started");
+    assertThat(System.out).isSameAs(before);
+    assertThat(logged)
+        .containsExactly(
+            "Formatting metadata directory /tmp/kafka-1/combined_0_0 with metadata.version 4.2-IV1.",
+            "a last line without a line break");
+    assertThat(decide(StdoutToLog.LOGGER_NAME, Level.INFO, logged.get(0)))
+        .isEqualTo(FilterReply.DENY);
+  }
+
+  @Test
+  void standardOutputIsRestoredWhenTheStepFails() {
+    java.io.PrintStream before = System.out;
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                StdoutToLog.capture(
+                    line -> {},
+                    () -> {
+                      throw new IllegalStateException("broker failed");
+                    }))
+        .hasMessage("broker failed");
+    assertThat(System.out).isSameAs(before);
   }
 
   @Test

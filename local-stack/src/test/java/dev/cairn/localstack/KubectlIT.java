@@ -287,6 +287,75 @@ class KubectlIT {
         .containsEntry("team", "dns");
   }
 
+  /** A new cluster has its namespaces: {@code kubectl get ns} lists them as on a cluster. */
+  @Test
+  void aNewClusterHasTheNamespacesOfACluster() {
+    List<String> namespaces = kubectl("get", "ns");
+
+    assertThat(namespaces.get(0)).containsPattern("NAME +STATUS +AGE");
+    assertThat(namespaces.subList(1, namespaces.size()))
+        .extracting(l -> l.split(" +")[0] + " " + l.split(" +")[1])
+        .containsExactly(
+            "default Active", "kube-node-lease Active", "kube-public Active", "kube-system Active");
+    assertThat(kubectl("get", "ns", "default", "-o", "name")).containsExactly("namespace/default");
+    assertThat(client.namespaces().withName("kube-system").get().getMetadata().getLabels())
+        .containsEntry("kubernetes.io/metadata.name", "kube-system");
+  }
+
+  /**
+   * kubectl's generators send built-in kinds as protobuf (and do not retry with JSON on a 415): the
+   * mock reads them.
+   */
+  @Test
+  void kubectlCreateSendsProtobufAndTheMockReadsIt() {
+    assertThat(kubectl("create", "ns", "aaa-ns")).containsExactly("namespace/aaa-ns created");
+    kubectl("create", "configmap", "settings", "-n", NS, "--from-literal=mode=fast");
+    kubectl("create", "service", "clusterip", "front", "-n", NS, "--tcp=80:8080");
+    kubectl(
+        "create",
+        "ingress",
+        "pay",
+        "-n",
+        NS,
+        "--class=nginx",
+        "--rule=pay.cloud.example.com/*=front:80");
+
+    assertThat(kubectl("get", "ns", "aaa-ns", "-o", "name")).containsExactly("namespace/aaa-ns");
+    assertThat(client.configMaps().inNamespace(NS).withName("settings").get().getData())
+        .containsExactly(Map.entry("mode", "fast"));
+    Service front = client.services().inNamespace(NS).withName("front").get();
+    assertThat(front.getSpec().getPorts())
+        .extracting(p -> p.getPort() + ":" + p.getTargetPort().getIntVal())
+        .containsExactly("80:8080");
+    assertThat(front.getSpec().getSelector()).containsEntry("app", "front");
+    assertThat(
+            client
+                .network()
+                .v1()
+                .ingresses()
+                .inNamespace(NS)
+                .withName("pay")
+                .get()
+                .getSpec()
+                .getRules()
+                .get(0)
+                .getHttp()
+                .getPaths()
+                .get(0)
+                .getBackend()
+                .getService()
+                .getName())
+        .isEqualTo("front");
+
+    InteropTool.Result deployment =
+        kubectl.attempt(
+            "", "--server", api.url(), "create", "deployment", "web", "-n", NS, "--image=nginx");
+    assertThat(deployment.exitCode()).isNotZero();
+    assertThat(deployment.err())
+        .contains("protobuf bodies of Namespace, ConfigMap, Service and Ingress only")
+        .contains("kubectl create -f");
+  }
+
   /** The short names a cluster serves work: {@code kubectl get svc}, {@code no}, {@code ing}. */
   @Test
   void shortNamesWorkAsOnACluster() {
