@@ -207,24 +207,7 @@ class StrategyEngineApplicationIT {
     await()
         .atMost(Duration.ofSeconds(60))
         .until(() -> get("/api/v1/gslbs/x/y").statusCode() == 404);
-    send(
-        Topics.SYNC,
-        "topology-watcher",
-        new SyncMarker("g1", SyncMarker.Phase.SYNCED, Instant.now(), Map.of()));
-    send(
-        Topics.SERVICES,
-        "Service/" + namespace + "/web",
-        new ServiceState(
-            namespace,
-            "web",
-            "uid-web",
-            "ClusterIP",
-            List.of(),
-            List.of(),
-            List.of(),
-            Map.of(),
-            List.of()));
-    send(Topics.ENDPOINTS, "Service/" + namespace + "/web", endpoints(namespace));
+    syncedWithAHealthyService(namespace);
     PeerAnswer us =
         new PeerAnswer(
             "app.cloud.example.com",
@@ -478,24 +461,7 @@ class StrategyEngineApplicationIT {
   void anOutputTooLargeForKafkaIsNotSentAndTheEngineGoesOn() throws Exception {
     connect();
     String namespace = "big-it";
-    send(
-        Topics.SYNC,
-        "topology-watcher",
-        new SyncMarker("g1", SyncMarker.Phase.SYNCED, Instant.now(), Map.of()));
-    send(
-        Topics.SERVICES,
-        "Service/" + namespace + "/web",
-        new ServiceState(
-            namespace,
-            "web",
-            "uid-web",
-            "ClusterIP",
-            List.of(),
-            List.of(),
-            List.of(),
-            Map.of(),
-            List.of()));
-    send(Topics.ENDPOINTS, "Service/" + namespace + "/web", endpoints(namespace));
+    syncedWithAHealthyService(namespace);
     double before = tooLarge("decision");
 
     // About 1.3 MB of decision: over the default engine.max-output-size (1000 KiB).
@@ -553,6 +519,28 @@ class StrategyEngineApplicationIT {
               poll();
               assertThat(decisions.keySet()).noneMatch(k -> k.startsWith("Gslb/" + namespace));
             });
+  }
+
+  /** A SYNCED watcher, and the ClusterIP Service {@code <namespace>/web} with a ready endpoint. */
+  private void syncedWithAHealthyService(String namespace) throws Exception {
+    send(
+        Topics.SYNC,
+        "topology-watcher",
+        new SyncMarker("g1", SyncMarker.Phase.SYNCED, Instant.now(), Map.of()));
+    send(
+        Topics.SERVICES,
+        "Service/" + namespace + "/web",
+        new ServiceState(
+            namespace,
+            "web",
+            "uid-web",
+            "ClusterIP",
+            List.of(),
+            List.of(),
+            List.of(),
+            Map.of(),
+            List.of()));
+    send(Topics.ENDPOINTS, "Service/" + namespace + "/web", endpoints(namespace));
   }
 
   private double tooLarge(String output) {

@@ -1154,7 +1154,8 @@ class GslbBench {
                 CatchUp.DEFAULTS.lag(),
                 Duration.ofMillis(Long.getLong("bench.idle", CatchUp.DEFAULTS.idle().toMillis())),
                 Duration.ofMillis(
-                    Long.getLong("bench.max-delay", CatchUp.DEFAULTS.maxDelay().toMillis()))))
+                    Long.getLong("bench.max-delay", CatchUp.DEFAULTS.maxDelay().toMillis()))),
+            EngineTopology.DEFAULT_MAX_OUTPUT_BYTES)
         .build(builder);
     return new KafkaStreams(builder.build(), properties(broker, applicationId, stateDir));
   }

@@ -193,27 +193,6 @@ final class DecisionProcessor
   /** The event time the key being decided is forwarded with, {@link #NO_EVENT_TIME} when none. */
   private long decidingEventTime = NO_EVENT_TIME;
 
-  DecisionProcessor(
-      PlacementSettings settings,
-      GslbSettings gslbSettings,
-      EngineMetrics metrics,
-      Duration expiryCheckInterval,
-      Duration punctuateInterval,
-      CatchUp catchUp,
-      PeerAnswerBoard board,
-      GslbReports reports) {
-    this(
-        settings,
-        gslbSettings,
-        metrics,
-        expiryCheckInterval,
-        punctuateInterval,
-        catchUp,
-        board,
-        reports,
-        EngineTopology.DEFAULT_MAX_OUTPUT_BYTES);
-  }
-
   /**
    * @param maxOutputBytes the largest encoded decision or status sent ({@code
    *     engine.max-output-size}); a larger one is refused and the previous one stays

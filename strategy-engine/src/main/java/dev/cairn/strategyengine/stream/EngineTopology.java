@@ -184,16 +184,6 @@ public final class EngineTopology {
   private final GslbReports reports = new GslbReports();
 
   /**
-   * @param topics topic names and prefix
-   * @param settings the placement settings
-   * @param gslbSettings the Gslb settings
-   * @param metrics where recomputations and emitted decisions are counted
-   * @param expiryCheckInterval how often stale hostname resolutions are checked for expiry
-   * @param punctuateInterval how often Gslbs whose trusted peer answers expire are re-decided
-   * @param storeType how state stores are kept
-   * @param catchUp how decisions are batched while the engine works through a backlog
-   */
-  /**
    * The default largest encoded output, 1000 KiB: under the producer's default {@code
    * max.request.size} and the broker's default {@code message.max.bytes} (1 MiB) with room for the
    * key, the headers and the batch's own overhead.
@@ -202,31 +192,18 @@ public final class EngineTopology {
 
   private final int maxOutputBytes;
 
-  public EngineTopology(
-      TopicSettings topics,
-      PlacementSettings settings,
-      GslbSettings gslbSettings,
-      EngineMetrics metrics,
-      Duration expiryCheckInterval,
-      Duration punctuateInterval,
-      StoreType storeType,
-      CatchUp catchUp) {
-    this(
-        topics,
-        settings,
-        gslbSettings,
-        metrics,
-        expiryCheckInterval,
-        punctuateInterval,
-        storeType,
-        catchUp,
-        DEFAULT_MAX_OUTPUT_BYTES);
-  }
-
   /**
-   * As above, with the largest encoded decision or status the engine sends ({@code
-   * engine.max-output-size}): a larger one is refused, counted and logged, and the previous one
-   * stays, where sending it would fail the producer and stop the engine.
+   * @param topics topic names and prefix
+   * @param settings the placement settings
+   * @param gslbSettings the Gslb settings
+   * @param metrics where recomputations and emitted decisions are counted
+   * @param expiryCheckInterval how often stale hostname resolutions are checked for expiry
+   * @param punctuateInterval how often Gslbs whose trusted peer answers expire are re-decided
+   * @param storeType how state stores are kept
+   * @param catchUp how decisions are batched while the engine works through a backlog
+   * @param maxOutputBytes the largest encoded decision or status the engine sends ({@code
+   *     engine.max-output-size}): a larger one is refused, counted and logged, and the previous one
+   *     stays, where sending it would fail the producer and stop the engine
    */
   public EngineTopology(
       TopicSettings topics,

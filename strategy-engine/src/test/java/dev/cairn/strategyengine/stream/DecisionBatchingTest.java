@@ -245,7 +245,8 @@ class DecisionBatchingTest {
             Duration.ofSeconds(1),
             CatchUp.DEFAULTS,
             board,
-            new GslbReports());
+            new GslbReports(),
+            EngineTopology.DEFAULT_MAX_OUTPUT_BYTES);
     processor.init(after);
     Instant decidedAt = T0.plus(CatchUp.DEFAULTS.idle()).plusSeconds(3);
     after.setCurrentSystemTimeMs(decidedAt.toEpochMilli());
@@ -367,7 +368,8 @@ class DecisionBatchingTest {
         Duration.ofSeconds(1),
         CatchUp.DEFAULTS,
         board,
-        reports);
+        reports,
+        EngineTopology.DEFAULT_MAX_OUTPUT_BYTES);
   }
 
   /** A peer answer as the global store's processor hands it to the tasks. */
@@ -393,7 +395,8 @@ class DecisionBatchingTest {
               Duration.ofMinutes(1),
               Duration.ofSeconds(1),
               StoreType.IN_MEMORY,
-              CatchUp.DEFAULTS);
+              CatchUp.DEFAULTS,
+              EngineTopology.DEFAULT_MAX_OUTPUT_BYTES);
       for (StoreBuilder<?> builder : topology.storeBuilders()) {
         StateStore store = builder.withLoggingDisabled().build();
         store.init(context.getStateStoreContext(), store);
