@@ -1,10 +1,5 @@
 package dev.cairn.topologywatcher.kube;
 
-import static dev.cairn.topologywatcher.kube.UntypedFields.list;
-import static dev.cairn.topologywatcher.kube.UntypedFields.map;
-import static dev.cairn.topologywatcher.kube.UntypedFields.number;
-import static dev.cairn.topologywatcher.kube.UntypedFields.text;
-
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.topologywatcher.normalize.BackendRefInput;
 import dev.cairn.topologywatcher.normalize.HttpRouteInput;
@@ -23,7 +18,8 @@ import java.util.Map;
  * in whichever version is served: their versions differ from release to release, and the parts DNS
  * needs are the same in all of them ({@code spec.hostnames}, none for TCP and UDP routes; {@code
  * spec.rules[].backendRefs[]}; {@code spec.parentRefs[]}). A field of another type than the Gateway
- * API's (which the API server's schema does not let through) is read as absent.
+ * API's (which the API server's schema does not let through, but a CRD without one does) is read as
+ * absent and is a problem of the route that names it ({@link CheckedFields}).
  */
 final class UntypedRouteSource extends KindSource<GenericKubernetesResource> {
 
@@ -81,44 +77,61 @@ final class UntypedRouteSource extends KindSource<GenericKubernetesResource> {
 
   @Override
   Object digest(GenericKubernetesResource route) {
+    CheckedFields fields = new CheckedFields();
     Map<?, ?> spec =
         route.getAdditionalProperties() == null
             ? Map.of()
-            : map(route.getAdditionalProperties().get("spec"));
-    List<String> hostnames = new ArrayList<>();
-    for (Object host : list(spec.get("hostnames"))) {
-      if (host instanceof String s) {
-        hostnames.add(s);
-      }
+            : fields.map(route.getAdditionalProperties().get("spec"), "spec");
+    if (spec == null) {
+      spec = Map.of();
     }
+    List<String> hostnames = fields.strings(spec.get("hostnames"), "spec.hostnames");
     List<HttpRouteInput.Rule> rules = new ArrayList<>();
-    for (Object rule : list(spec.get("rules"))) {
+    List<?> ruleItems = fields.list(spec.get("rules"), "spec.rules", "objects");
+    for (int i = 0; i < ruleItems.size(); i++) {
+      String ruleField = "spec.rules[" + i + "]";
+      Map<?, ?> rule = fields.map(ruleItems.get(i), ruleField);
+      if (rule == null) {
+        rules.add(null);
+        continue;
+      }
       List<BackendRefInput> refs = new ArrayList<>();
-      for (Object ref : list(map(rule).get("backendRefs"))) {
-        Map<?, ?> r = map(ref);
+      List<?> refItems =
+          fields.list(rule.get("backendRefs"), ruleField + ".backendRefs", "objects");
+      for (int j = 0; j < refItems.size(); j++) {
+        String field = ruleField + ".backendRefs[" + j + "]";
+        Map<?, ?> r = fields.map(refItems.get(j), field);
         refs.add(
-            new BackendRefInput(
-                text(r.get("group")),
-                text(r.get("kind")),
-                text(r.get("namespace")),
-                text(r.get("name")),
-                number(r.get("port")),
-                number(r.get("weight"))));
+            r == null
+                ? null
+                : new BackendRefInput(
+                    fields.string(r.get("group"), field + ".group"),
+                    fields.string(r.get("kind"), field + ".kind"),
+                    fields.string(r.get("namespace"), field + ".namespace"),
+                    fields.string(r.get("name"), field + ".name"),
+                    fields.integer(r.get("port"), field + ".port"),
+                    fields.integer(r.get("weight"), field + ".weight")));
       }
       rules.add(new HttpRouteInput.Rule(refs));
     }
     List<RouteState.ParentRef> parents = new ArrayList<>();
-    for (Object parent : list(spec.get("parentRefs"))) {
-      Map<?, ?> p = map(parent);
+    List<?> parentItems = fields.list(spec.get("parentRefs"), "spec.parentRefs", "objects");
+    for (int i = 0; i < parentItems.size(); i++) {
+      String field = "spec.parentRefs[" + i + "]";
+      Map<?, ?> p = fields.map(parentItems.get(i), field);
       parents.add(
-          new RouteState.ParentRef(
-              text(p.get("group")),
-              text(p.get("kind")),
-              text(p.get("namespace")),
-              text(p.get("name")),
-              text(p.get("sectionName"))));
+          p == null
+              ? null
+              : new RouteState.ParentRef(
+                  fields.string(p.get("group"), field + ".group"),
+                  fields.string(p.get("kind"), field + ".kind"),
+                  fields.string(p.get("namespace"), field + ".namespace"),
+                  fields.string(p.get("name"), field + ".name"),
+                  fields.string(p.get("sectionName"), field + ".sectionName")));
     }
     return RouteNormalizer.gatewayRoute(
-        entity().label(), new HttpRouteInput(meta(route), apiVersion(), hostnames, rules, parents));
+        entity().label(),
+        new HttpRouteInput(meta(route), apiVersion(), hostnames, rules, parents),
+        fields.problems());
   }
 }

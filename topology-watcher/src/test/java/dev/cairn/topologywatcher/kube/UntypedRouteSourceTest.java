@@ -63,8 +63,12 @@ class UntypedRouteSourceTest {
     assertThat(route.problems()).isEmpty();
   }
 
+  /**
+   * A field of another type (a CRD without a schema lets it through) is read as absent and is a
+   * problem that names it, the value and what was found; the good parts are still used.
+   */
   @Test
-  void fieldsOfAnotherTypeReadAsAbsentAndANamelessBackendIsAProblem() {
+  void fieldsOfAnotherTypeAreProblemsThatNameThemAndANamelessBackendIsAProblem() {
     @SuppressWarnings("unchecked")
     KindSource<GenericKubernetesResource> tcp =
         (KindSource<GenericKubernetesResource>) UntypedRouteSource.tcp().get(0);
@@ -76,17 +80,31 @@ class UntypedRouteSourceTest {
                     "TCPRoute",
                     Map.of(
                         "hostnames", "not-a-list",
-                        "rules", List.of("not-a-map", Map.of("backendRefs", List.of(Map.of()))),
+                        "rules",
+                            List.of(
+                                "not-a-map",
+                                Map.of("backendRefs", List.of(Map.of())),
+                                Map.of(
+                                    "backendRefs",
+                                    List.of(
+                                        Map.of("name", 7, "port", 80),
+                                        Map.of("name", "db", "port", "eighty")))),
                         "parentRefs", Map.of())));
 
     assertThat(route.kind()).isEqualTo("TCPRoute");
     assertThat(route.apiVersion()).isEqualTo("gateway.networking.k8s.io/v1");
     assertThat(route.hostnames()).isEmpty();
-    assertThat(route.backends()).isEmpty();
+    assertThat(route.backends()).extracting(b -> b.name()).containsExactly("db");
     assertThat(route.parentRefs()).isEmpty();
     assertThat(route.problems())
-        .extracting(p -> p.field())
-        .containsExactly("spec.rules[1].backendRefs[0].name");
+        .extracting(p -> p.field() + ": " + p.reason())
+        .containsExactlyInAnyOrder(
+            "spec.hostnames: expected a list of strings, found a string",
+            "spec.rules[0]: expected an object, found a string",
+            "spec.rules[1].backendRefs[0].name: backend has no name; it is left out",
+            "spec.rules[2].backendRefs[0].name: expected a string, found a number",
+            "spec.rules[2].backendRefs[1].port: expected an integer, found a string",
+            "spec.parentRefs: expected a list of objects, found an object");
   }
 
   @Test
