@@ -1,7 +1,6 @@
 package dev.cairn.topologywatcher.config;
 
 import dev.cairn.commonmodel.Topics;
-import dev.cairn.commonmodel.codec.CairnJson;
 import dev.cairn.commonmodel.codec.CairnSerializer;
 import dev.cairn.commonmodel.kafka.NamespacePartitioner;
 import dev.cairn.topologywatcher.health.ProblemLog;
@@ -12,14 +11,13 @@ import dev.cairn.topologywatcher.kafka.TopicSnapshotReader;
 import dev.cairn.topologywatcher.kube.KubeWatcher;
 import dev.cairn.topologywatcher.kube.LeaseElection;
 import dev.cairn.topologywatcher.kube.WatchScope;
+import dev.cairn.topologywatcher.kube.WatcherSerialization;
 import dev.cairn.topologywatcher.lifecycle.WatcherLifecycle;
 import dev.cairn.topologywatcher.lifecycle.WatcherStatus;
 import dev.cairn.topologywatcher.state.TopologyView;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -64,10 +62,7 @@ class WatcherConfiguration {
     return new KubernetesClientBuilder()
         .withConfig(config)
         // fabric8's serialization on Cairn's JSON factory (property names not canonicalized).
-        .withKubernetesSerialization(
-            new KubernetesSerialization(
-                CairnJson.kubernetesMapperBuilder().addModule(new Jackson2JdkTypesModule()).build(),
-                true))
+        .withKubernetesSerialization(WatcherSerialization.create())
         .build();
   }
 

@@ -1,12 +1,10 @@
 package dev.cairn.topologywatcher.kube;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.cairn.commonmodel.codec.CairnJson;
 import dev.cairn.commonmodel.validation.Problem;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
 import java.lang.reflect.Field;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
@@ -33,14 +31,8 @@ import tools.jackson.databind.exc.MismatchedInputException;
  */
 final class TypedConversion {
 
-  /**
-   * fabric8's serialization on the same mapper as the watcher's client ({@code
-   * WatcherConfiguration}), so an object converts exactly as a typed informer would have read it.
-   */
-  private static final KubernetesSerialization SERIALIZATION =
-      new KubernetesSerialization(
-          CairnJson.kubernetesMapperBuilder().addModule(new Jackson2JdkTypesModule()).build(),
-          true);
+  /** The watcher client's serialization, so an object converts as a typed informer read it. */
+  private static final KubernetesSerialization SERIALIZATION = WatcherSerialization.create();
 
   /** More wrongly typed fields than this and the rest of the object is not read. */
   private static final int MAX_PROBLEMS = 20;
