@@ -1,7 +1,5 @@
 package dev.cairn.topologywatcher.kube;
 
-import static dev.cairn.topologywatcher.kube.UntypedFields.map;
-
 import dev.cairn.commonmodel.ObjectRef;
 import dev.cairn.commonmodel.topology.ServiceState;
 import dev.cairn.topologywatcher.normalize.IstioGatewayState;
@@ -181,22 +179,19 @@ final class IstioSources {
 
     @Override
     Object digest(GenericKubernetesResource gateway) {
-      Object raw = spec(gateway).get("selector");
-      Map<String, String> selector = null;
-      if (raw instanceof Map<?, ?> m) {
-        selector = new LinkedHashMap<>();
-        for (Map.Entry<?, ?> e : m.entrySet()) {
-          selector.put(
-              e.getKey() instanceof String k ? k : null,
-              e.getValue() instanceof String v ? v : null);
+      CheckedFields read = new CheckedFields();
+      Map<?, ?> spec = read.map(rawSpec(gateway), "spec");
+      Map<?, ?> raw = spec == null ? null : read.map(spec.get("selector"), "spec.selector");
+      Map<String, String> selector = new LinkedHashMap<>();
+      if (raw != null) {
+        for (Map.Entry<?, ?> e : raw.entrySet()) {
+          String label = String.valueOf(e.getKey());
+          selector.put(label, read.string(e.getValue(), "spec.selector[" + label + "]"));
         }
       }
-      return IstioNormalizer.gateway(new IstioInput.Gateway(meta(gateway), apiVersion(), selector));
+      return IstioNormalizer.gateway(
+          new IstioInput.Gateway(meta(gateway), apiVersion(), selector, read.problems()));
     }
-  }
-
-  private static Map<?, ?> spec(GenericKubernetesResource object) {
-    return map(rawSpec(object));
   }
 
   private static Object rawSpec(GenericKubernetesResource object) {

@@ -66,5 +66,11 @@ public final class IstioInput {
    * @param apiVersion the API version it was read with
    * @param selector {@code spec.selector}, as written ({@code null} when absent)
    */
-  public record Gateway(Meta meta, String apiVersion, Map<String, String> selector) {}
+  public record Gateway(
+      Meta meta, String apiVersion, Map<String, String> selector, List<Problem> readProblems) {
+
+    public Gateway {
+      readProblems = readProblems == null ? List.of() : List.copyOf(readProblems);
+    }
+  }
 }

@@ -84,6 +84,16 @@ public final class IstioJoin {
                     + " is not seen by the topology-watcher (it does not exist, Istio's CRDs are"
                     + " not installed, or its namespace lies outside watcher.namespaces); no"
                     + " load-balancer address until it is"));
+      } else if (!gateway.problems().isEmpty()) {
+        // A selector with a label left out would select more Services than written: refuse, as
+        // for an empty selector, rather than take another Service's addresses.
+        for (Problem p : gateway.problems()) {
+          problems.add(
+              new Problem(
+                  GATEWAY_FIELD + gatewayName + " " + p.field(),
+                  p.value(),
+                  p.reason() + "; the Gateway's selector is not used until it is fixed"));
+        }
       } else if (gateway.selector().isEmpty()) {
         problems.add(
             new Problem(

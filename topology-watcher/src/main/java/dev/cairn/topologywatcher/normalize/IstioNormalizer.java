@@ -134,12 +134,20 @@ public final class IstioNormalizer {
   /** Normalises an Istio Gateway: its namespace, name and selector. */
   public static IstioGatewayState gateway(IstioInput.Gateway input) {
     Problems problems = new Problems();
+    Set<String> unreadable = new HashSet<>();
+    for (Problem p : input.readProblems()) {
+      problems.add(p);
+      unreadable.add(p.field());
+    }
     Map<String, String> selector = new LinkedHashMap<>();
     if (input.selector() != null) {
       input
           .selector()
           .forEach(
               (k, v) -> {
+                if (v == null && unreadable.contains("spec.selector[" + k + "]")) {
+                  return; // reported as read: another type than a string
+                }
                 if (k == null || k.isBlank() || v == null) {
                   problems.add(
                       "spec.selector[" + k + "]", v, "not a label and value; it is left out");

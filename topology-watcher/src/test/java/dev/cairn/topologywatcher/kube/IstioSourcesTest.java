@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cairn.commonmodel.topology.BackendRef;
 import dev.cairn.commonmodel.topology.RouteState;
 import dev.cairn.commonmodel.validation.Problem;
+import dev.cairn.topologywatcher.normalize.IstioGatewayState;
 import dev.cairn.topologywatcher.normalize.IstioNormalizer;
 import dev.cairn.topologywatcher.state.TopologyView;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -31,6 +32,49 @@ class IstioSourcesTest {
                 .formatted(spec),
             GenericKubernetesResource.class);
     return ((IstioNormalizer.VirtualServiceRecord) source.digest(vs)).route();
+  }
+
+  private static IstioGatewayState gateway(String spec) {
+    @SuppressWarnings("unchecked")
+    KindSource<GenericKubernetesResource> source =
+        (KindSource<GenericKubernetesResource>) IstioSources.gateways().get(0);
+    GenericKubernetesResource gateway =
+        JSON.unmarshal(
+            """
+            {"apiVersion": "networking.istio.io/v1", "kind": "Gateway",
+             "metadata": {"namespace": "istio-system", "name": "public"},
+             "spec": %s}
+            """
+                .formatted(spec),
+            GenericKubernetesResource.class);
+    return (IstioGatewayState) source.digest(gateway);
+  }
+
+  @Test
+  void aGatewaySelectorOfTheWrongTypeIsAProblemNamingIt() {
+    assertThat(gateway("{\"selector\": \"istio=ingressgateway\"}").problems())
+        .containsExactly(
+            new Problem(
+                "spec.selector", "istio=ingressgateway", "expected an object, found a string"));
+    assertThat(gateway("\"not-a-spec\"").problems())
+        .containsExactly(new Problem("spec", "not-a-spec", "expected an object, found a string"));
+  }
+
+  @Test
+  void aGatewaySelectorValueThatIsNotAStringIsNamedAndTheOthersAreKept() {
+    IstioGatewayState gateway =
+        gateway(
+            """
+            {"selector": {"istio": "ingressgateway", "version": 2, "zone": {"a": "b"},
+                          "empty": null}}
+            """);
+
+    assertThat(gateway.selector()).isEqualTo(java.util.Map.of("istio", "ingressgateway"));
+    assertThat(gateway.problems())
+        .containsExactly(
+            new Problem("spec.selector[version]", "2", "expected a string, found a number"),
+            new Problem("spec.selector[zone]", "{a=b}", "expected a string, found an object"),
+            new Problem("spec.selector[empty]", null, "not a label and value; it is left out"));
   }
 
   @Test

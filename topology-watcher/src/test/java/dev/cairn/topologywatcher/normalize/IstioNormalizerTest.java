@@ -41,7 +41,7 @@ class IstioNormalizerTest {
 
   private static IstioGatewayState gateway(String namespace, String name, Map<String, String> s) {
     return IstioNormalizer.gateway(
-        new IstioInput.Gateway(new Meta(namespace, name, null, Map.of(), Map.of()), V1, s));
+        new IstioInput.Gateway(new Meta(namespace, name, null, Map.of(), Map.of()), V1, s, null));
   }
 
   private static ServiceState service(String namespace, String name, Map<String, String> labels) {
@@ -204,6 +204,18 @@ class IstioNormalizerTest {
     assertThat(IstioJoin.join(one, k -> empty, two).problems())
         .extracting(Problem::field)
         .containsExactly("IstioGateway istio-system/public spec.selector");
+
+    // A selector entry that cannot be read: refused, not narrowed to the entries left, which
+    // would select a Service the Gateway does not.
+    Map<String, String> partly = new HashMap<>();
+    partly.put("istio", "ingressgateway");
+    partly.put("version", null);
+    IstioGatewayState unreadable = gateway("istio-system", "public", partly);
+    RouteState refused = IstioJoin.join(one, k -> unreadable, List.of(two.get(0)));
+    assertThat(refused.loadBalancerIps()).isEmpty();
+    assertThat(refused.problems())
+        .extracting(Problem::field)
+        .containsExactly("IstioGateway istio-system/public spec.selector[version]");
 
     // No Service matches: an absence.
     assertThat(IstioJoin.join(one, k -> g, List.of(service("shop", "web", Map.of()))).problems())
