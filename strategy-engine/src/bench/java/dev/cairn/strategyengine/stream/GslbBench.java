@@ -73,6 +73,8 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -108,7 +110,8 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * the inputs are spread by namespace), {@code -Dbench.stream-threads=} (the engine's {@code
  * engine.stream-threads}, default 1), {@code -Dbench.floor-shapes=} (the I/O floors run on the
  * broker after the engine's warm-ups, each with as many warm-ups: {@code engine}, {@code
- * lean}, {@code bare}, all three by default, empty for none; see {@link FloorShape}). Figures
+ * lean}, {@code bare} by default, also {@code readback} and {@code global_readback}; empty for
+ * none; see {@link FloorShape}). Figures
  * are printed; nothing is asserted.
  */
 class GslbBench {
@@ -1251,6 +1254,21 @@ class GslbBench {
      * were restored from the input and output topics they mirror: two broker writes per Gslb.
      */
     LEAN("lean: the engine's stores without changelogs, two outputs"),
+    /**
+     * The design that would make LEAN safe: every input kept in a table whose store is restored
+     * from its own input topic, and the decisions and statuses kept in tables read back from the
+     * two output topics (Kafka Streams' {@code reuse.ktable.source.topics}): no changelog, two
+     * broker writes per Gslb, and each output read back and stored.
+     */
+    READBACK("read back: input and output tables restored from their own topics, two outputs"),
+    /**
+     * READBACK with the outputs read back by the global thread into global tables instead of by
+     * the task: the inputs in tables restored from their own topics, the decisions and statuses in
+     * global tables of the output topics.
+     */
+    GLOBAL_READBACK(
+        "global read back: input tables, output global tables restored from their own topics, two"
+            + " outputs"),
     /** Every input read, nothing stored, per Gslb its decision forwarded: one write per Gslb. */
     BARE("bare: every input read, no store, one output per Gslb");
 
@@ -1287,6 +1305,58 @@ class GslbBench {
       inputTopics.add(topics.name(topic));
     }
     String[] stores = {};
+    String decisionsTopic = topics.name(Topics.DECISIONS);
+    String statusTopic = topics.name(Topics.GSLB_STATUS);
+    Properties props = properties(broker, applicationId, stateDir);
+    if (shape == FloorShape.READBACK || shape == FloorShape.GLOBAL_READBACK) {
+      props.put(StreamsConfig.TOPOLOGY_OPTIMIZATION_CONFIG, StreamsConfig.REUSE_KTABLE_SOURCE_TOPICS);
+      addPeerAnswersStore(builder, topics, supplier);
+      KStream<String, byte[]> inputs = null;
+      for (String topic : inputTopics) {
+        KStream<String, byte[]> input =
+            builder
+                .table(
+                    topic,
+                    Consumed.with(Serdes.String(), Serdes.ByteArray()),
+                    Materialized.<String, byte[]>as(supplier.apply("floor-table-" + topic))
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(Serdes.ByteArray())
+                        .withCachingDisabled())
+                .toStream();
+        inputs = inputs == null ? input : inputs.merge(input);
+      }
+      if (shape == FloorShape.READBACK) {
+        stores = new String[] {"floor-decisions", "floor-statuses"};
+        for (String[] table :
+            new String[][] {{decisionsTopic, "floor-decisions"}, {statusTopic, "floor-statuses"}}) {
+          builder.table(
+              table[0],
+              Consumed.with(Serdes.String(), Serdes.ByteArray()),
+              Materialized.<String, byte[]>as(supplier.apply(table[1]))
+                  .withKeySerde(Serdes.String())
+                  .withValueSerde(Serdes.ByteArray())
+                  .withCachingDisabled());
+        }
+      } else {
+        for (String[] table :
+            new String[][] {{decisionsTopic, "floor-decisions"}, {statusTopic, "floor-statuses"}}) {
+          builder.globalTable(
+              table[0],
+              Consumed.with(Serdes.String(), Serdes.ByteArray()),
+              Materialized.<String, byte[]>as(supplier.apply(table[1]))
+                  .withKeySerde(Serdes.String())
+                  .withValueSerde(Serdes.ByteArray())
+                  .withCachingDisabled());
+        }
+      }
+      inputs
+          .process(() -> new FloorProcessor(shape, outputs), Named.as("floor"), stores)
+          .to(
+              (key, output, context) ->
+                  output instanceof EngineOutput.DecisionOutput ? decisionsTopic : statusTopic,
+              Produced.with(Serdes.String(), EngineJson.outputs()));
+      return new KafkaStreams(builder.build(props), props);
+    }
     if (shape != FloorShape.BARE) {
       stores = new String[] {"floor-inputs", "floor-decisions", "floor-statuses"};
       for (String store : stores) {
@@ -1295,39 +1365,45 @@ class GslbBench {
                 .withCachingDisabled();
         builder.addStateStore(shape == FloorShape.LEAN ? built.withLoggingDisabled() : built);
       }
-      builder.addGlobalStore(
-          Stores.keyValueStoreBuilder(
-                  supplier.apply("floor-peer-answers"), Serdes.String(), Serdes.ByteArray())
-              .withLoggingDisabled(),
-          topics.name(Topics.PEER_ANSWERS),
-          Consumed.with(Serdes.String(), Serdes.ByteArray()),
-          () ->
-              new Processor<String, byte[], Void, Void>() {
-                private KeyValueStore<String, byte[]> store;
-
-                @Override
-                public void init(ProcessorContext<Void, Void> context) {
-                  store = context.getStateStore("floor-peer-answers");
-                }
-
-                @Override
-                public void process(
-                    org.apache.kafka.streams.processor.api.Record<String, byte[]> record) {
-                  store.put(record.key(), record.value());
-                }
-              });
+      addPeerAnswersStore(builder, topics, supplier);
     } else {
       inputTopics.add(topics.name(Topics.PEER_ANSWERS));
     }
-    String decisionsTopic = topics.name(Topics.DECISIONS);
-    String statusTopic = topics.name(Topics.GSLB_STATUS);
     builder.stream(inputTopics, Consumed.with(Serdes.String(), Serdes.ByteArray()))
         .process(() -> new FloorProcessor(shape, outputs), Named.as("floor"), stores)
         .to(
             (key, output, context) ->
                 output instanceof EngineOutput.DecisionOutput ? decisionsTopic : statusTopic,
             Produced.with(Serdes.String(), EngineJson.outputs()));
-    return new KafkaStreams(builder.build(), properties(broker, applicationId, stateDir));
+    return new KafkaStreams(builder.build(), props);
+  }
+
+  /** The peer answers in a global store restored from their topic, as the engine keeps them. */
+  private static void addPeerAnswersStore(
+      StreamsBuilder builder,
+      TopicSettings topics,
+      Function<String, KeyValueBytesStoreSupplier> supplier) {
+    builder.addGlobalStore(
+        Stores.keyValueStoreBuilder(
+                supplier.apply("floor-peer-answers"), Serdes.String(), Serdes.ByteArray())
+            .withLoggingDisabled(),
+        topics.name(Topics.PEER_ANSWERS),
+        Consumed.with(Serdes.String(), Serdes.ByteArray()),
+        () ->
+            new Processor<String, byte[], Void, Void>() {
+              private KeyValueStore<String, byte[]> store;
+
+              @Override
+              public void init(ProcessorContext<Void, Void> context) {
+                store = context.getStateStore("floor-peer-answers");
+              }
+
+              @Override
+              public void process(
+                  org.apache.kafka.streams.processor.api.Record<String, byte[]> record) {
+                store.put(record.key(), record.value());
+              }
+            });
   }
 
   /** Per Gslb, forwards its prepared outputs; in the engine's shape, stores what it reads too. */
@@ -1349,7 +1425,11 @@ class GslbBench {
     @Override
     public void init(ProcessorContext<String, EngineOutput> context) {
       this.context = context;
-      if (shape != FloorShape.BARE) {
+      if (shape == FloorShape.READBACK || shape == FloorShape.GLOBAL_READBACK) {
+        // The tables store the inputs and, read back, the outputs; in READBACK the processor is
+        // connected to the output tables so that they run in its task (the engine compares in
+        // memory, so it reads neither).
+      } else if (shape != FloorShape.BARE) {
         inputs = context.getStateStore("floor-inputs");
         decisions = context.getStateStore("floor-decisions");
         statuses = context.getStateStore("floor-statuses");
@@ -1362,6 +1442,13 @@ class GslbBench {
       if (shape == FloorShape.BARE) {
         if (out != null) {
           context.forward(record.withValue(new EngineOutput.DecisionOutput(out[0])));
+        }
+        return;
+      }
+      if (shape == FloorShape.READBACK || shape == FloorShape.GLOBAL_READBACK) {
+        if (out != null) {
+          context.forward(record.withValue(new EngineOutput.DecisionOutput(out[0])));
+          context.forward(record.withValue(new EngineOutput.StatusOutput(out[1])));
         }
         return;
       }
