@@ -69,6 +69,7 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Exit;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -1327,26 +1328,19 @@ class GslbBench {
       }
       if (shape == FloorShape.READBACK) {
         stores = new String[] {"floor-decisions", "floor-statuses"};
-        for (String[] table :
-            new String[][] {{decisionsTopic, "floor-decisions"}, {statusTopic, "floor-statuses"}}) {
-          builder.table(
-              table[0],
-              Consumed.with(Serdes.String(), Serdes.ByteArray()),
-              Materialized.<String, byte[]>as(supplier.apply(table[1]))
-                  .withKeySerde(Serdes.String())
-                  .withValueSerde(Serdes.ByteArray())
-                  .withCachingDisabled());
-        }
-      } else {
-        for (String[] table :
-            new String[][] {{decisionsTopic, "floor-decisions"}, {statusTopic, "floor-statuses"}}) {
-          builder.globalTable(
-              table[0],
-              Consumed.with(Serdes.String(), Serdes.ByteArray()),
-              Materialized.<String, byte[]>as(supplier.apply(table[1]))
-                  .withKeySerde(Serdes.String())
-                  .withValueSerde(Serdes.ByteArray())
-                  .withCachingDisabled());
+      }
+      for (String[] table :
+          new String[][] {{decisionsTopic, "floor-decisions"}, {statusTopic, "floor-statuses"}}) {
+        Consumed<String, byte[]> consumed = Consumed.with(Serdes.String(), Serdes.ByteArray());
+        Materialized<String, byte[], KeyValueStore<Bytes, byte[]>> materialized =
+            Materialized.<String, byte[]>as(supplier.apply(table[1]))
+                .withKeySerde(Serdes.String())
+                .withValueSerde(Serdes.ByteArray())
+                .withCachingDisabled();
+        if (shape == FloorShape.READBACK) {
+          builder.table(table[0], consumed, materialized);
+        } else {
+          builder.globalTable(table[0], consumed, materialized);
         }
       }
       inputs

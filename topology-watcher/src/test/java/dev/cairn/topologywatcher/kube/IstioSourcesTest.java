@@ -18,36 +18,36 @@ class IstioSourcesTest {
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
   private static RouteState digest(String spec) {
-    @SuppressWarnings("unchecked")
-    KindSource<GenericKubernetesResource> source =
-        (KindSource<GenericKubernetesResource>)
-            IstioSources.virtualServices(new TopologyView()).get(0);
-    GenericKubernetesResource vs =
-        JSON.unmarshal(
-            """
-            {"apiVersion": "networking.istio.io/v1", "kind": "VirtualService",
-             "metadata": {"namespace": "shop", "name": "web"},
-             "spec": %s}
-            """
-                .formatted(spec),
-            GenericKubernetesResource.class);
-    return ((IstioNormalizer.VirtualServiceRecord) source.digest(vs)).route();
+    return ((IstioNormalizer.VirtualServiceRecord)
+            digest(
+                IstioSources.virtualServices(new TopologyView()).get(0),
+                "VirtualService",
+                "shop",
+                "web",
+                spec))
+        .route();
   }
 
   private static IstioGatewayState gateway(String spec) {
+    return (IstioGatewayState)
+        digest(IstioSources.gateways().get(0), "Gateway", "istio-system", "public", spec);
+  }
+
+  /** What {@code source} makes of an Istio object of {@code kind} with {@code spec}. */
+  private static Object digest(
+      KindSource<?> kindSource, String kind, String namespace, String name, String spec) {
     @SuppressWarnings("unchecked")
     KindSource<GenericKubernetesResource> source =
-        (KindSource<GenericKubernetesResource>) IstioSources.gateways().get(0);
-    GenericKubernetesResource gateway =
+        (KindSource<GenericKubernetesResource>) kindSource;
+    return source.digest(
         JSON.unmarshal(
             """
-            {"apiVersion": "networking.istio.io/v1", "kind": "Gateway",
-             "metadata": {"namespace": "istio-system", "name": "public"},
+            {"apiVersion": "networking.istio.io/v1", "kind": "%s",
+             "metadata": {"namespace": "%s", "name": "%s"},
              "spec": %s}
             """
-                .formatted(spec),
-            GenericKubernetesResource.class);
-    return (IstioGatewayState) source.digest(gateway);
+                .formatted(kind, namespace, name, spec),
+            GenericKubernetesResource.class));
   }
 
   @Test
