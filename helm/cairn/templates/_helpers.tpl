@@ -28,6 +28,19 @@ Another service's name in this release, as cairn.fullname names it without a ful
 {{- end -}}
 {{- end -}}
 
+{{/*
+Another service's name as the umbrella chart sees it, its fullnameOverride included:
+(dict "root" . "service" "dns-responder"). For the umbrella's own templates (NOTES.txt), where
+.Values holds each service's values under its name.
+*/}}
+{{- define "cairn.serviceFullname" -}}
+{{- with (index .root.Values .service).fullnameOverride -}}
+{{- . | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- include "cairn.defaultFullname" . -}}
+{{- end -}}
+{{- end -}}
+
 {{- define "cairn.selectorLabels" -}}
 app.kubernetes.io/name: {{ .Chart.Name }}
 app.kubernetes.io/instance: {{ .Release.Name }}
@@ -41,9 +54,21 @@ app.kubernetes.io/part-of: cairn
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end -}}
 
-{{/* The bundled broker's Service, named after the release so subcharts can find it. */}}
+{{/*
+The bundled broker's Service and StatefulSet, named after the release so subcharts can find it.
+At most 52 characters: the StatefulSet's pods carry the label controller-revision-hash,
+<name>-<hash of up to 10 characters>, which must fit in 63, and so must <name>-headless.
+*/}}
 {{- define "cairn.kafkaName" -}}
-{{- printf "%s-kafka" .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- printf "%s-kafka" .Release.Name | trunc 52 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/*
+The dns-responder's DNS Service: its full name (a string) with -dns, a DNS label of at most 63
+characters however long the release name is.
+*/}}
+{{- define "cairn.dnsServiceName" -}}
+{{- printf "%s-dns" (. | trunc 59 | trimSuffix "-") -}}
 {{- end -}}
 
 {{- define "cairn.kafkaBootstrapServers" -}}
@@ -80,6 +105,11 @@ The other clusters' geo tags, from extGslbsClusterGeoTags and peers, each once. 
 {{- toJson ($tags | uniq) -}}
 {{- end -}}
 
+{{/* A zone name as the services normalise it (Hostnames.normalise): lower case, no trailing dot. */}}
+{{- define "cairn.zoneName" -}}
+{{- . | lower | trimSuffix "." -}}
+{{- end -}}
+
 {{/*
 The name server names of a delegated zone, one per cluster (this one and the peers, sorted), as
 k8gb names them: <glueAPrefix><geoTag>-<zone without the parent, dots as dashes>.<parent>
@@ -90,10 +120,11 @@ renders a JSON list.
 {{- $g := .global -}}
 {{- $zone := .zone -}}
 {{- $tags := prepend (include "cairn.peerGeoTags" $g | fromJsonArray) $g.clusterGeoTag -}}
-{{- $label := trimSuffix (printf ".%s" $zone.parentZone) $zone.loadBalancedZone | replace "." "-" -}}
+{{- $parent := include "cairn.zoneName" $zone.parentZone -}}
+{{- $label := trimSuffix (printf ".%s" $parent) (include "cairn.zoneName" $zone.loadBalancedZone) | replace "." "-" -}}
 {{- $names := list -}}
 {{- range ($tags | uniq) }}
-{{- $names = append $names (printf "%s%s-%s.%s" $g.glueAPrefix . $label $zone.parentZone) -}}
+{{- $names = append $names (printf "%s%s-%s.%s" $g.glueAPrefix . $label $parent) -}}
 {{- end -}}
 {{- toJson ($names | sortAlpha) -}}
 {{- end -}}

@@ -20,7 +20,7 @@ writer:
     {{- else }}
     {{- /* The responder's DNS Service, named as the responder chart names it (set
            writer.delegation.service in record-writer.config after a dns-responder.fullnameOverride). */}}
-    service: {{ printf "%s/%s-dns" .Release.Namespace (include "cairn.defaultFullname" (dict "root" . "service" "dns-responder")) | quote }}
+    service: {{ printf "%s/%s" .Release.Namespace (include "cairn.dnsServiceName" (include "cairn.defaultFullname" (dict "root" . "service" "dns-responder"))) | quote }}
     {{- end }}
     zones:
       {{- if not $g.dnsZones }}

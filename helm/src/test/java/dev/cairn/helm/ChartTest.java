@@ -29,6 +29,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -520,12 +522,139 @@ class ChartTest {
 
   @ParameterizedTest
   @ValueSource(
-      strings = {"198.51.100.53", "198.51.100.53:5353", "2001:db8::53", "[2001:db8::53]:5353"})
+      strings = {
+        "198.51.100.53",
+        "198.51.100.53:5353",
+        "198.51.100.53:65535",
+        "2001:db8::53",
+        "[2001:db8::53]:5353",
+        "[2001:db8::53]:1"
+      })
   void peerServersAreIpLiteralsWithAnOptionalPort(String server) {
     assertThat(
             render(with("global.peers[0].geoTag", "us", "global.peers[0].servers[0]", server))
                 .settingsText("health-prober"))
         .contains(server);
+  }
+
+  /**
+   * A server's port outside 1..65535: the prober (ServerAddress) and the engine refuse it at start,
+   * so the pod would crash-loop after an install that went through; it is refused at install.
+   */
+  @ParameterizedTest(name = "{0}={1} is refused at {2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "global.peers[0].servers[0] | 198.51.100.53:0      | global.peers.0.servers.0",
+        "global.peers[0].servers[0] | 198.51.100.53:65536  | global.peers.0.servers.0",
+        "global.peers[0].servers[0] | [2001:db8::53]:99999 | global.peers.0.servers.0",
+        "global.edgeDNSServers[0]   | 192.0.2.53:0         | global.edgeDNSServers.0",
+        "global.edgeDNSServers[0]   | 192.0.2.53:70000     | global.edgeDNSServers.0",
+        "global.dnsResolver         | 10.0.0.2:70000       | global.dnsResolver",
+      })
+  void aServerPortOutside1To65535IsRefused(String key, String value, String expected) {
+    Map<String, Object> values =
+        with(
+            "global.dnsZones[0].parentZone", "example.com",
+            "global.peers[0].geoTag", "us",
+            "global.peers[0].servers[0]", "198.51.100.53");
+    values.put(key, value);
+
+    assertThat(RenderedChart.failure(values)).contains(expected);
+  }
+
+  /**
+   * A parentZone that is not a parent of its load-balanced zone: the prober and the writer refuse
+   * it at start (DelegationZone), and the responder would name apex name servers no parent
+   * delegates to. It is refused at install, naming the zone.
+   */
+  @ParameterizedTest(name = "{0} under {1} is refused")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "cloud.example.com | example.org",
+        "example.com       | example.com",
+        "cloud.example.com | loud.example.com",
+      })
+  void aParentZoneMustBeAParentOfItsZone(String zone, String parent) {
+    Map<String, Object> values =
+        with("global.dnsZones[0].loadBalancedZone", zone, "global.dnsZones[0].parentZone", parent);
+
+    assertThat(RenderedChart.failure(values))
+        .contains("global.dnsZones[0]")
+        .contains(zone + " must lie below its parentZone " + parent);
+  }
+
+  /**
+   * Helm takes release names of up to 53 characters. Every Service name must still be a DNS label
+   * (at most 63 characters, or the API server refuses the Service), and a StatefulSet's name at
+   * most 52 (its pods carry the label controller-revision-hash: <name>-<hash of up to 10
+   * characters>). The names the objects and the notes refer to are the names rendered.
+   */
+  @Test
+  void theLongestReleaseNameStillGivesValidNamesThatReferToEachOther() {
+    String release = "cairn-production-europe-west-global-traffic-steering1";
+    assertThat(release).hasSize(53);
+    Map<String, Object> values = with("global.publishDelegation", true);
+    values.put("global.dnsZones[0].parentZone", "example.com");
+    RenderedChart chart = RenderedChart.render(values, release);
+
+    for (Service s : chart.all(Service.class)) {
+      assertThat(s.getMetadata().getName())
+          .as("Service name")
+          .hasSizeLessThanOrEqualTo(63)
+          .matches("[a-z]([-a-z0-9]*[a-z0-9])?");
+    }
+    StatefulSet kafka = chart.all(StatefulSet.class).get(0);
+    assertThat(kafka.getMetadata().getName()).hasSizeLessThanOrEqualTo(52);
+    assertThat(chart.get(Service.class, kafka.getSpec().getServiceName())).isNotNull();
+
+    Service dns =
+        chart.all(Service.class).stream()
+            .filter(s -> s.getSpec().getPorts().get(0).getName().equals("dns-udp"))
+            .findFirst()
+            .orElseThrow();
+    String writerSettings =
+        chart.all(ConfigMap.class).stream()
+            .map(c -> c.getData().get("record-writer.yaml"))
+            .filter(java.util.Objects::nonNull)
+            .findFirst()
+            .orElseThrow();
+    assertThat(writerSettings)
+        .contains("service: " + NAMESPACE + "/" + dns.getMetadata().getName());
+    assertThat(RenderedChart.notes(values, release))
+        .contains("get svc " + dns.getMetadata().getName() + "\n");
+  }
+
+  /**
+   * The install notes' next steps, run as written: each port-forward names a Service the release
+   * has and its port (after a fullnameOverride and a service.port too), and nothing is chained
+   * after it with {@code &&}: a port-forward runs until it is stopped, so the command after it
+   * never ran.
+   */
+  @Test
+  void theNotesNextStepsNameTheRenderedServicesAndCanBeRunAsWritten() {
+    Map<String, Object> values =
+        with("record-writer.service.port", 80, "dns-responder.fullnameOverride", "edge-dns");
+    RenderedChart chart = render(values);
+    String notes = RenderedChart.notes(values);
+
+    Matcher forward = Pattern.compile("port-forward svc/(\\S+) (\\S+)(.*)").matcher(notes);
+    int found = 0;
+    while (forward.find()) {
+      found++;
+      Service service = chart.get(Service.class, forward.group(1));
+      assertThat(forward.group(2))
+          .as("local:remote port of %s", forward.group(1))
+          .isEqualTo("8080:" + service.getSpec().getPorts().get(0).getPort());
+      assertThat(forward.group(3)).as("chained after the port-forward").doesNotContain("&&");
+    }
+    assertThat(found).isEqualTo(SERVICES.size());
+    Matcher dns = Pattern.compile("get svc (\\S+)").matcher(notes);
+    assertThat(dns.find()).isTrue();
+    assertThat(chart.get(Service.class, dns.group(1)).getSpec().getPorts())
+        .extracting(ServicePort::getName)
+        .contains("dns-udp", "dns-tcp");
   }
 
   /**

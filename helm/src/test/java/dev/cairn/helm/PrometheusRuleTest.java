@@ -265,65 +265,15 @@ class PrometheusRuleTest {
 
   @Test
   void theInstallNotesSayWhereTheAlertsAndTheDashboardAre() {
-    String enabled = notes(with("global.grafanaDashboard.enabled", true));
+    String enabled = RenderedChart.notes(with("global.grafanaDashboard.enabled", true));
     assertThat(enabled)
         .contains(
             "Alerts: PrometheusRule " + RELEASE + ", each explained in docs/operations.md#alerts",
             "Dashboard: ConfigMap " + RELEASE + "-grafana-dashboard");
     Map<String, Object> off = minimalValues();
-    assertThat(notes(off))
+    assertThat(RenderedChart.notes(off))
         .contains(
             "Alerts: set global.prometheusRule.enabled=true",
             "Dashboard: set global.grafanaDashboard.enabled=true");
-  }
-
-  /**
-   * The install notes as {@code helm install} renders them, for {@code values}: NOTES.txt is
-   * rendered by the same template engine as the chart's objects, so a copy of the chart renders it
-   * as a named template into a ConfigMap ({@code helm template} leaves NOTES.txt out, and a dry-run
-   * install needs a cluster).
-   */
-  private static String notes(Map<String, Object> values) {
-    try {
-      Path copy = Files.createTempDirectory("cairn-notes").resolve("cairn");
-      copyTree(RenderedChart.CHART, copy);
-      Path notes = copy.resolve("templates/NOTES.txt");
-      Files.writeString(
-          copy.resolve("templates/_notes_test.tpl"),
-          "{{- define \"cairn.notesTest\" -}}\n" + Files.readString(notes) + "\n{{- end -}}\n");
-      Files.delete(notes);
-      Files.writeString(
-          copy.resolve("templates/notes-test.yaml"),
-          "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes-test\n  labels:\n"
-              + "    app.kubernetes.io/part-of: cairn\n"
-              + "data:\n  notes: {{ include \"cairn.notesTest\" . | quote }}\n");
-      com.marcnuri.helm.TemplateCommand template =
-          new com.marcnuri.helm.Helm(copy).template().withName(RELEASE).withNamespace(NAMESPACE);
-      for (Map.Entry<String, Object> e : values.entrySet()) {
-        template = template.set(e.getKey(), e.getValue());
-      }
-      for (Object doc : new Yaml().loadAll(template.call())) {
-        if (doc instanceof Map<?, ?> m
-            && "notes-test".equals(((Map<?, ?>) m.get("metadata")).get("name"))) {
-          return (String) ((Map<?, ?>) m.get("data")).get("notes");
-        }
-      }
-      throw new AssertionError("the notes were not rendered");
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
-  private static void copyTree(Path from, Path to) throws IOException {
-    try (var paths = Files.walk(from)) {
-      for (Path p : paths.toList()) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(p, target);
-        }
-      }
-    }
   }
 }

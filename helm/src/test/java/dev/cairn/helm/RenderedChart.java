@@ -8,8 +8,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -103,6 +105,61 @@ final class RenderedChart {
 
   static RenderedChart render() {
     return render(minimalValues());
+  }
+
+  /**
+   * The install notes as {@code helm install} renders them, for {@code values}: NOTES.txt is
+   * rendered by the same template engine as the chart's objects, so a copy of the chart renders it
+   * as a named template into a ConfigMap ({@code helm template} leaves NOTES.txt out, and a dry-run
+   * install needs a cluster).
+   */
+  static String notes(Map<String, Object> values) {
+    return notes(values, RELEASE);
+  }
+
+  /** The install notes of a release of the given name. */
+  static String notes(Map<String, Object> values, String release) {
+    try {
+      Path copy = Files.createTempDirectory("cairn-notes").resolve("cairn");
+      copyTree(RenderedChart.CHART, copy);
+      Path notes = copy.resolve("templates/NOTES.txt");
+      Files.writeString(
+          copy.resolve("templates/_notes_test.tpl"),
+          "{{- define \"cairn.notesTest\" -}}\n" + Files.readString(notes) + "\n{{- end -}}\n");
+      Files.delete(notes);
+      Files.writeString(
+          copy.resolve("templates/notes-test.yaml"),
+          "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes-test\n  labels:\n"
+              + "    app.kubernetes.io/part-of: cairn\n"
+              + "data:\n  notes: {{ include \"cairn.notesTest\" . | quote }}\n");
+      TemplateCommand template =
+          new Helm(copy).template().withName(release).withNamespace(NAMESPACE);
+      for (Map.Entry<String, Object> e : values.entrySet()) {
+        template = template.set(e.getKey(), e.getValue());
+      }
+      for (Object doc : new Yaml().loadAll(template.call())) {
+        if (doc instanceof Map<?, ?> m
+            && "notes-test".equals(((Map<?, ?>) m.get("metadata")).get("name"))) {
+          return (String) ((Map<?, ?>) m.get("data")).get("notes");
+        }
+      }
+      throw new AssertionError("the notes were not rendered");
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (var paths = Files.walk(from)) {
+      for (Path p : paths.toList()) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
   }
 
   /** The message Helm fails with for these values. */

@@ -271,6 +271,26 @@ class RenderedSettingsTest {
         .contains("gslb-ns-us-k8gb-test-gslb.cloud.example.com");
   }
 
+  /**
+   * A zone written as DNS writes it, fully qualified and in any case (the schema takes both): the
+   * responder's apex name servers are still the names the parent delegates to, as the prober and
+   * the writer compute them (DelegationZone normalises both zones).
+   */
+  @Test
+  void aFullyQualifiedZoneGivesTheResponderTheSameNameServers() throws IOException {
+    Map<String, Object> values = globals();
+    values.put("global.dnsZones[0].loadBalancedZone", "Cloud.Example.com.");
+    values.put("global.dnsZones[0].parentZone", "example.com");
+    ConfigurableEnvironment env = load(render(values), "dns-responder");
+
+    ResponderProperties p = Binder.get(env).bind("responder", ResponderProperties.class).get();
+    DelegationZone zone = new DelegationZone("example.com", "Cloud.Example.com.");
+    assertThat(p.zones().get(0).ns())
+        .extracting(ns -> ns.name())
+        .containsExactly(zone.nsName("gslb-ns-", "eu"), zone.nsName("gslb-ns-", "us"))
+        .contains("gslb-ns-eu-cloud.example.com");
+  }
+
   @Test
   void theDefaultsOfOneClusterBindInEveryService() throws IOException {
     RenderedChart chart = render();
