@@ -142,7 +142,7 @@ replication-factor: {{ .Values.global.topics.replicationFactor }}
 
 {{/*
 The settings every service gets, before its own: the HTTP port the probes and the Service use,
-the log level, and for the Kafka services the brokers.
+the log level and format, and for the Kafka services the brokers.
 */}}
 {{- define "cairn.baseConfig" -}}
 server:
@@ -150,6 +150,11 @@ server:
 logging:
   level:
     dev.cairn: {{ .Values.global.logLevel }}
+{{- if ne (.Values.global.logFormat | default "text") "text" }}
+  structured:
+    format:
+      console: {{ .Values.global.logFormat }}
+{{- end }}
 {{- if .usesKafka }}
 spring:
   kafka:

@@ -510,6 +510,7 @@ class ChartTest {
         "global.topics.prefix                | eu/              | global.topics.prefix",
         "global.topics.partitions            | 0                | global.topics.partitions",
         "global.logLevel                     | verbose          | global.logLevel",
+        "global.logFormat                    | json             | global.logFormat",
         "global.geoTag                       | eu               | Additional property geoTag is not allowed",
         "record-writer.replicas              | 3                | record-writer: Additional property replicas",
         "dns-responder.dnsService.type       | External         | dns-responder.dnsService.type",

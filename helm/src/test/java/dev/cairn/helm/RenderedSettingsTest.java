@@ -292,6 +292,23 @@ class RenderedSettingsTest {
   }
 
   @Test
+  void theLogFormatReachesEveryServiceAndTextKeepsTheFieldsOfEachLine() throws IOException {
+    Map<String, Object> values = RenderedChart.minimalValues();
+    values.put("global.logFormat", "ecs");
+    RenderedChart json = render(values);
+    RenderedChart text = render();
+
+    for (String service : RenderedChart.SERVICES) {
+      assertThat(load(json, service).getProperty("logging.structured.format.console"))
+          .as(service)
+          .isEqualTo("ecs");
+      ConfigurableEnvironment plain = load(text, service);
+      assertThat(plain.getProperty("logging.structured.format.console")).as(service).isNull();
+      assertThat(plain.getProperty("logging.pattern.console")).as(service).contains("%m %kvp");
+    }
+  }
+
+  @Test
   void theDefaultsOfOneClusterBindInEveryService() throws IOException {
     RenderedChart chart = render();
 
