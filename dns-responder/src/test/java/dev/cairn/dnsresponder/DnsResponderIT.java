@@ -207,6 +207,42 @@ class DnsResponderIT {
     }
   }
 
+  /**
+   * A DNSEndpoint edited by hand (or by another tool) with a target that is not a string: its bad
+   * target is reported and left out, and nothing else is held back. It used to fail every build
+   * (the mapped endpoint refused a null target), so a responder that met it at its start stayed
+   * unsynced, answering SERVFAIL for the whole zone.
+   */
+  @Test
+  void aTargetOfTheWrongTypeIsReportedAndEverythingElseIsServed() throws Exception {
+    try (MockApi api = new MockApi().start()) {
+      api.apply("app", LOCAL, List.of(endpoint("app.cloud.example.com", "A", 0, "192.0.2.1")));
+      Map<String, Object> wrongType = new java.util.HashMap<>();
+      wrongType.put("dnsName", "odd.cloud.example.com");
+      wrongType.put("recordType", "A");
+      wrongType.put("targets", java.util.Arrays.asList("192.0.2.5", 7, null));
+      api.apply("odd", LOCAL, List.of(wrongType));
+      try (ConfigurableApplicationContext app = start(api.url())) {
+        ResponderProbe probe = new ResponderProbe(app);
+        await()
+            .atMost(WAIT)
+            .until(() -> probe.rcode("app.cloud.example.com.", Type.A) != Rcode.SERVFAIL);
+        assertThat(probe.answers("app.cloud.example.com.", Type.A)).containsExactly("192.0.2.1");
+        assertThat(probe.answers("odd.cloud.example.com.", Type.A)).containsExactly("192.0.2.5");
+        assertThat(probe.actuator("health").body())
+            .contains("\"state\":\"synced\"")
+            .contains("\"problems\":2")
+            .doesNotContain("lastRebuildFailure");
+
+        // A later change is served too: the bad object holds nothing back.
+        api.apply("new", LOCAL, List.of(endpoint("new.cloud.example.com", "A", 0, "192.0.2.9")));
+        await()
+            .atMost(WAIT)
+            .until(() -> probe.answers("new.cloud.example.com.", Type.A).size() == 1);
+      }
+    }
+  }
+
   @Test
   void aFailedRebuildKeepsServingThePreviousView() throws Exception {
     try (MockApi api = new MockApi().start();

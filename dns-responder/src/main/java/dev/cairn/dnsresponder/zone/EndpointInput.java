@@ -2,6 +2,8 @@ package dev.cairn.dnsresponder.zone;
 
 import dev.cairn.commonmodel.Copies;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -18,7 +20,9 @@ import java.util.Objects;
  * @param dnsName {@code dnsName} as written (case and trailing dot are normalised by the builder)
  * @param recordType {@code recordType} as written, may be {@code null} or empty
  * @param ttlSeconds {@code recordTTL}; 0 or less means "use the default TTL"
- * @param targets {@code targets} as written
+ * @param targets {@code targets} as written; {@code null} where an element is not text (a shape the
+ *     API server's schema refuses, but a hand-written object or snapshot file can hold), which the
+ *     builder reports as an invalid target of that index
  * @param labels {@code labels} (k8gb's {@code strategy}, {@code weight-*} and geo tag labels)
  */
 public record EndpointInput(
@@ -33,7 +37,9 @@ public record EndpointInput(
 
   public EndpointInput {
     Objects.requireNonNull(source, "source");
-    targets = Copies.list(targets);
+    // Not List.copyOf: it refuses null elements, and one object's bad target would then fail
+    // every build of the whole zone instead of being reported.
+    targets = targets == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(targets));
     labels = Copies.sortedMap(labels);
   }
 
