@@ -448,6 +448,35 @@ class RecordWriterIT {
   }
 
   /**
+   * A record the writer rejects is never published, so it keeps no name either: a decision (sent by
+   * hand, say) whose record for a name is invalid never holds that name back from a valid one, even
+   * when its DNSEndpoint exists first and sorts first.
+   */
+  @Test
+  void aRejectedRecordKeepsNoNameFromAValidOne() {
+    String shared = dnsName("rejectednames", "shared");
+    decisions.send(
+        publish(
+            "rejectednames",
+            "a-bad",
+            List.of(
+                DnsRecord.of(dnsName("rejectednames", "a-bad"), "A", 30, List.of("192.0.2.1")),
+                DnsRecord.of(shared, "A", 30, List.of("192.0.2.300")))));
+    awaitTargets("rejectednames", "a-bad", "192.0.2.1");
+
+    decisions.send(
+        publish(
+            "rejectednames",
+            "b-good",
+            List.of(DnsRecord.of(shared, "A", 30, List.of("192.0.2.2")))));
+
+    GenericKubernetesResource good = awaitTargets("rejectednames", "b-good", "192.0.2.2");
+    assertThat(names(good)).containsExactly(shared);
+    assertThat(names(api.get("rejectednames", objectName("a-bad"))))
+        .containsExactly(dnsName("rejectednames", "a-bad"));
+  }
+
+  /**
    * A DNSEndpoint in its grace period still serves its names, so it keeps them: a newcomer for the
    * same name leaves it out until the grace period ends and the kept object is deleted.
    */
@@ -632,6 +661,34 @@ class RecordWriterIT {
     assertThat(event.getReason()).isEqualTo("InvalidEndpoint");
     assertThat(event.getRegarding().getUid()).isEqualTo("uid-web");
     assertThat(event.getNote()).contains("records[1].targets[0]").contains("2001:db8::1");
+  }
+
+  /**
+   * An endpoint label without a value (a hand-written decision) rejects its own record, with the
+   * field named; the other records are written. It used to make the whole DNSEndpoint violate the
+   * CRD schema (labels are strings), so no write of it was sent again: its targets stopped
+   * following the decisions.
+   */
+  @Test
+  void aRecordWithALabelWithoutValueIsRejectedAndTheRestIsWritten() {
+    decisions.send(publish("nulllabel", "web", "192.0.2.1"));
+    awaitTargets("nulllabel", "web", "192.0.2.1");
+
+    Map<String, String> labels = new HashMap<>();
+    labels.put("strategy", null);
+    decisions.send(
+        publish(
+            "nulllabel",
+            "web",
+            List.of(
+                DnsRecord.of(dnsName("nulllabel", "web"), "A", 30, List.of("192.0.2.2")),
+                new DnsRecord(
+                    "other.nulllabel.example.com", "A", 30, List.of("192.0.2.3"), labels))));
+
+    GenericKubernetesResource r = awaitTargets("nulllabel", "web", "192.0.2.2");
+    assertThat(names(r)).containsExactly(dnsName("nulllabel", "web"));
+    assertThat(writer.get("/api/v1/records/nulllabel/" + objectName("web")).body())
+        .contains("records[1].labels[strategy]");
   }
 
   @Test

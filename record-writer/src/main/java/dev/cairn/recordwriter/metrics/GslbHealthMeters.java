@@ -39,8 +39,15 @@ public final class GslbHealthMeters {
       long healthy = 0;
       Set<String> targets = new HashSet<>();
       for (List<String> records : status.healthyRecords().values()) {
-        healthy += records.size();
-        targets.addAll(records);
+        if (records == null) {
+          continue; // a host without records (the status writer reports and leaves it out)
+        }
+        for (String target : records) {
+          if (target != null) { // a missing target, left out of the status as well
+            healthy++;
+            targets.add(target);
+          }
+        }
       }
       long local = status.exposedIps().stream().filter(targets::contains).count();
       List<Long> byStatus = new ArrayList<>();
@@ -68,8 +75,15 @@ public final class GslbHealthMeters {
     this.registry = registry;
   }
 
-  /** A desired status changed ({@code null}: the Gslb is gone). */
+  /**
+   * A desired status changed ({@code null}: the Gslb is gone). A status that does not name the Gslb
+   * of its key (the status writer skips it as invalid) changes nothing: the key's last good status
+   * stays exported, and the Gslb it names keeps its own gauges.
+   */
   public synchronized void onStatus(String key, GslbStatus status) {
+    if (status != null && !namesItsKey(key, status)) {
+      return;
+    }
     if (status == null) {
       statuses.remove(key);
       unexport(key);
@@ -78,6 +92,14 @@ public final class GslbHealthMeters {
     statuses.put(key, status);
     if (leader) {
       export(key, status);
+    }
+  }
+
+  private static boolean namesItsKey(String key, GslbStatus status) {
+    try {
+      return key.equals(status.ref().key());
+    } catch (IllegalArgumentException e) {
+      return false; // a name no Gslb can have
     }
   }
 

@@ -1,7 +1,6 @@
 package dev.cairn.recordwriter.plan;
 
 import dev.cairn.commonmodel.decision.Disposition;
-import dev.cairn.commonmodel.decision.DnsRecord;
 import dev.cairn.commonmodel.decision.TargetDecision;
 import dev.cairn.commonmodel.validation.Hostnames;
 import java.util.Locale;
@@ -32,12 +31,16 @@ public record DnsName(String name, String type) implements Comparable<DnsName> {
     return new DnsName(endpoint.dnsName(), endpoint.recordType());
   }
 
-  /** The names a decision publishes: those of its records when it publishes, else none. */
+  /**
+   * The names a decision publishes: those of the records {@link EndpointRules} accepts when it
+   * publishes, else none. A rejected record is never written, so it claims no name: it must not
+   * keep a name from a valid record of another source.
+   */
   public static Set<DnsName> of(TargetDecision decision) {
     Set<DnsName> names = new TreeSet<>();
     if (decision != null && decision.disposition() == Disposition.PUBLISH) {
-      for (DnsRecord r : decision.records()) {
-        names.add(new DnsName(r.dnsName(), r.recordType()));
+      for (Endpoint e : EndpointRules.check(decision.records()).endpoints()) {
+        names.add(of(e));
       }
     }
     return names;

@@ -27,7 +27,8 @@ import java.util.Set;
  * {@code A} targets are strict IPv4 and {@code AAAA} targets strict IPv6 literals (a trailing dot
  * makes an address invalid, as external-dns drops it); a {@code CNAME} has exactly one host-name
  * target and no other record type at its name (RFC 1034 §3.6.2; external-dns drops the CNAME); the
- * TTL is 0 ("provider default") or within RFC 2181 bounds; one record per name and type.
+ * TTL is 0 ("provider default") or within RFC 2181 bounds; every label has a value; one record per
+ * name and type.
  */
 public final class EndpointRules {
 
@@ -169,6 +170,14 @@ public final class EndpointRules {
           }
           targets.add(t);
         }
+      }
+    }
+    for (Map.Entry<String, String> label : record.labels().entrySet()) {
+      if (label.getValue() == null) {
+        return Result.bad(
+            field + ".labels[" + label.getKey() + "]",
+            null,
+            "a label without a value; the DNSEndpoint schema allows only text");
       }
     }
     if (type.equals("CNAME") && targets.stream().distinct().count() > 1) {

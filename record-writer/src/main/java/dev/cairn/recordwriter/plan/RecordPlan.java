@@ -47,9 +47,9 @@ import java.util.TreeSet;
  *       reported and the valid rest is written. If none is valid the object is left as it is, so
  *       bad input never removes a good record.
  *   <li>{@code NO_TARGETS} keeps the last published endpoints for the grace period (the decision's
- *       {@code gracePeriodSeconds}, else the default), recording its start in {@link
- *       Ownership#STALE_SINCE_ANNOTATION}; then deletes (k8s-direct-dns semantics). A start in the
- *       future or that cannot be read is reset to now and reported.
+ *       {@code gracePeriodSeconds}, else, or when it is over 10 years, the default), recording its
+ *       start in {@link Ownership#STALE_SINCE_ANNOTATION}; then deletes (k8s-direct-dns semantics).
+ *       A start in the future or that cannot be read is reset to now and reported.
  *   <li>{@code WITHDRAW}, and an owned object that no decision claims, are deleted at once.
  *   <li>Deletes happen only from a {@linkplain DesiredState#complete() complete} desired state.
  * </ul>
@@ -126,6 +126,13 @@ public final class RecordPlan {
     }
     return Optional.empty();
   }
+
+  /**
+   * The longest grace period a decision may ask for: 10 years, the most the strategy-engine reads
+   * from a route's annotation. A longer one (a decision written by hand) would overflow the expiry
+   * instant; it is reported and the default is used.
+   */
+  static final long MAX_GRACE_SECONDS = 10L * 365 * 24 * 3600;
 
   /** The source key prefix of a Gslb's decisions. */
   static final String GSLB_SOURCE_PREFIX = "Gslb/";
@@ -389,10 +396,21 @@ public final class RecordPlan {
             null);
         return;
       }
-      Duration grace =
-          d.gracePeriodSeconds() != null
-              ? Duration.ofSeconds(d.gracePeriodSeconds())
-              : defaultGrace;
+      List<Problem> notes = new ArrayList<>();
+      Duration grace = defaultGrace;
+      if (d.gracePeriodSeconds() != null && d.gracePeriodSeconds() > MAX_GRACE_SECONDS) {
+        notes.add(
+            new Problem(
+                "gracePeriodSeconds",
+                Long.toString(d.gracePeriodSeconds()),
+                "more than "
+                    + MAX_GRACE_SECONDS
+                    + " seconds (10 years); the writer's default grace period "
+                    + defaultGrace
+                    + " is used"));
+      } else if (d.gracePeriodSeconds() != null) {
+        grace = Duration.ofSeconds(d.gracePeriodSeconds());
+      }
       if (grace.isZero() || grace.isNegative()) {
         delete(
             key,
@@ -501,7 +519,7 @@ public final class RecordPlan {
           reason,
           "no targets: the last records are kept until " + StaleSince.format(expires),
           List.of(),
-          List.of(),
+          notes,
           conflicts,
           window,
           reset);

@@ -89,7 +89,19 @@ public final class GslbStatusForm {
                 problems.add(
                     new Problem("status.healthyRecords[" + host + "]", null, "missing; left out"));
               } else {
-                healthyRecords.put(host, targetSet(targets));
+                List<Object> present = new ArrayList<>(targets.size());
+                for (int i = 0; i < targets.size(); i++) {
+                  if (targets.get(i) == null) {
+                    problems.add(
+                        new Problem(
+                            "status.healthyRecords[" + host + "][" + i + "]",
+                            null,
+                            "missing; left out"));
+                  } else {
+                    present.add(canonical(targets.get(i)));
+                  }
+                }
+                healthyRecords.put(host, sortedSet(present));
               }
             });
     fields.put("healthyRecords", Collections.unmodifiableMap(healthyRecords));
@@ -240,14 +252,6 @@ public final class GslbStatusForm {
       }
     }
     return String.join(HOST_SEPARATOR, names);
-  }
-
-  private static List<Object> targetSet(List<String> targets) {
-    List<Object> out = new ArrayList<>();
-    for (String t : targets) {
-      out.add(canonical(t));
-    }
-    return sortedSet(out);
   }
 
   private static Object targetsOrRaw(Object value) {

@@ -56,6 +56,22 @@ class EndpointRulesTest {
   }
 
   @Test
+  void rejectsARecordWithALabelWithoutValueAndKeepsTheOthers() {
+    Map<String, String> labels = new java.util.HashMap<>();
+    labels.put("strategy", null);
+    EndpointRules.Checked c =
+        EndpointRules.check(
+            List.of(
+                record("web.example.com", "A", "192.0.2.1"),
+                new DnsRecord("api.example.com", "A", 30, List.of("192.0.2.2"), labels)));
+
+    assertThat(c.endpoints()).extracting(Endpoint::dnsName).containsExactly("web.example.com");
+    assertThat(c.problems())
+        .extracting(Problem::field)
+        .containsExactly("records[1].labels[strategy]");
+  }
+
+  @Test
   void rejectsEmptyTargets() {
     EndpointRules.Checked c = EndpointRules.check(List.of(record("web.example.com", "A")));
 

@@ -426,6 +426,25 @@ class RecordPlanTest {
       assertThat(p.changes().deletes()).hasSize(1);
     }
 
+    /**
+     * A grace period no route annotation can give (the engine allows 10 years at most; a decision
+     * sent by hand) is reported, naming the field, and the writer's default is used. It used to
+     * overflow the expiry instant, so every plan of the object failed with an exception that named
+     * no field.
+     */
+    @Test
+    void anEndlessGracePeriodIsReportedAndTheDefaultIsUsed() {
+      CurrentRecord current = web.owned(webV1Published).staleSince("2026-03-14T11:58:00Z").build();
+      Decision endless = route("shop", "web").grace(Long.MAX_VALUE);
+
+      Plan p = plan(List.of(current), complete(endless.noTargets()));
+
+      Outcome o = p.outcomes().get(web.key());
+      assertThat(o.state()).isEqualTo(State.IN_GRACE);
+      assertThat(o.grace().expiresAt()).isEqualTo(at("2026-03-14T12:03:00Z"));
+      assertThat(o.notes()).extracting(Problem::field).containsExactly("gracePeriodSeconds");
+    }
+
     /** A Gslb keeps its host records through the grace period, never its localtargets records. */
     @Test
     void aGslbWithoutTargetsWithdrawsItsLocalTargetsAtOnceAndKeepsItsHostRecords() {

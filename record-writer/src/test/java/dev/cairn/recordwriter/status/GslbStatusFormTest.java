@@ -6,6 +6,7 @@ import dev.cairn.commonmodel.decision.GslbStatus;
 import dev.cairn.commonmodel.decision.GslbStatus.Server;
 import dev.cairn.commonmodel.decision.GslbStatus.ServiceRef;
 import dev.cairn.commonmodel.validation.Problem;
+import dev.cairn.recordwriter.kube.CrdSchema;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -204,5 +205,37 @@ class GslbStatusFormTest {
 
   private static Map<String, Object> ref(String namespace, String name) {
     return Map.of("namespace", namespace, "name", name);
+  }
+
+  /**
+   * A host's records with a missing target (a hand-written status: JSON {@code null} in the list)
+   * lose that target, reported with its field; the rest of the status is still written. The null
+   * used to be rendered as it was, so the whole status violated the Gslb CRD's status schema and
+   * was never written.
+   */
+  @Test
+  void aMissingTargetIsLeftOutAndTheStatusStillFitsTheSchema() {
+    List<String> targets = new ArrayList<>();
+    targets.add("192.0.2.1");
+    targets.add(null);
+    GslbStatus desired =
+        status(
+            Map.of("a.example.com", "Healthy"),
+            Map.of("a.example.com", targets),
+            "a.example.com",
+            List.of(),
+            List.of());
+
+    GslbStatusForm.Rendered rendered = GslbStatusForm.render(desired);
+
+    assertThat(rendered.fields().get("healthyRecords"))
+        .isEqualTo(Map.of("a.example.com", List.of("192.0.2.1")));
+    assertThat(rendered.problems())
+        .extracting(Problem::field)
+        .containsExactly("status.healthyRecords[a.example.com][1]");
+    assertThat(
+            CrdSchema.load("crds/k8gb.io_gslbs.yaml", "v1beta1")
+                .validateField("status", GslbStatusForm.merge(null, rendered.fields())))
+        .isEmpty();
   }
 }
