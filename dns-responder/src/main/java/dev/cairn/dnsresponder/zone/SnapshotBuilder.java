@@ -3,6 +3,7 @@ package dev.cairn.dnsresponder.zone;
 import dev.cairn.commonmodel.validation.IpLiteral;
 import dev.cairn.commonmodel.validation.Problem;
 import dev.cairn.commonmodel.validation.Ttl;
+import dev.cairn.commonmodel.validation.TxtText;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Instant;
@@ -981,6 +982,11 @@ public final class SnapshotBuilder {
           case TXT -> {
             if (text == null) {
               report(input, new Problem(field, null, "a TXT target is missing"));
+              continue;
+            }
+            Optional<Problem> tooLong = TxtText.check(field, text);
+            if (tooLong.isPresent()) {
+              report(input, tooLong.get());
               continue;
             }
             addUnique(targets, Target.of(text, null));

@@ -267,6 +267,26 @@ class SnapshotBuilderTest {
   }
 
   @Test
+  void aTxtTargetNoRecordCanCarryIsReportedAndTheOthersAreServed() {
+    ZoneSnapshot s =
+        snapshot(
+            endpoint("a", 0, "app.cloud.example.com", "TXT", 0, "x".repeat(70_000), "owner=a"),
+            endpoint("b", 0, "api.cloud.example.com", "A", 0, "192.0.2.1"));
+
+    assertThat(values(s.node("app.cloud.example.com").sets().get(RecordKind.TXT)))
+        .containsExactly("owner=a");
+    assertThat(s.node("api.cloud.example.com").sets()).containsOnlyKeys(RecordKind.A);
+    assertThat(s.problems())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.source()).isEqualTo("ns/a");
+              assertThat(p.problem().field()).endsWith(".targets[0]");
+              assertThat(p.problem().reason()).startsWith("TXT text of 70000 octets takes 70275");
+            });
+  }
+
+  @Test
   void countsRecordsAndKeepsTheSerialFromTheBuildTime() {
     ZoneSnapshot s = snapshot(endpoint("a", 0, "app.cloud.example.com", "TXT", 0, "a", "b", "a"));
 

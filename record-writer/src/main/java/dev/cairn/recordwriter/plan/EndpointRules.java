@@ -5,6 +5,7 @@ import dev.cairn.commonmodel.validation.Hostnames;
 import dev.cairn.commonmodel.validation.IpLiteral;
 import dev.cairn.commonmodel.validation.Problem;
 import dev.cairn.commonmodel.validation.Ttl;
+import dev.cairn.commonmodel.validation.TxtText;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -167,6 +168,10 @@ public final class EndpointRules {
         default -> {
           if (t == null || t.isEmpty()) {
             return Result.bad(tf, t, "empty target");
+          }
+          Optional<Problem> tooLong = TxtText.check(tf, t);
+          if (tooLong.isPresent()) {
+            return new Result(null, tooLong.get());
           }
           targets.add(t);
         }

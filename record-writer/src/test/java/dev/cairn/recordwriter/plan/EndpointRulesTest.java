@@ -72,6 +72,24 @@ class EndpointRulesTest {
   }
 
   @Test
+  void rejectsATxtRecordNoDnsReplyCanCarryAndKeepsTheOthers() {
+    EndpointRules.Checked c =
+        EndpointRules.check(
+            List.of(
+                record("web.example.com", "A", "192.0.2.1"),
+                record("txt.example.com", "TXT", "owner=a", "x".repeat(70_000))));
+
+    assertThat(c.endpoints()).extracting(Endpoint::dnsName).containsExactly("web.example.com");
+    assertThat(c.problems())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.field()).isEqualTo("records[1].targets[1]");
+              assertThat(p.reason()).startsWith("TXT text of 70000 octets");
+            });
+  }
+
+  @Test
   void rejectsEmptyTargets() {
     EndpointRules.Checked c = EndpointRules.check(List.of(record("web.example.com", "A")));
 
