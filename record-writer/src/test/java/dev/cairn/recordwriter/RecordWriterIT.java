@@ -180,22 +180,22 @@ class RecordWriterIT {
   @Test
   void measuresFromTheEventTimeHeaderToTheWrite() {
     java.time.Instant event = java.time.Instant.now().minusSeconds(3);
-    long before = writer.timerCount("cairn.writer.event-to-write");
+    long before = writer.timerCount("cairn.writer.event.to.write");
     decisions.send(publish("timed", "web", "192.0.2.30"), event);
     awaitTargets("timed", "web", "192.0.2.30");
 
     await()
         .atMost(WAIT)
-        .until(() -> writer.timerCount("cairn.writer.event-to-write") == before + 1);
+        .until(() -> writer.timerCount("cairn.writer.event.to.write") == before + 1);
     // the event is 3 s old: the sample covers at least that (no upper bound: not a timing test)
-    assertThat(writer.timerMaxMillis("cairn.writer.event-to-write")).isGreaterThanOrEqualTo(3000);
+    assertThat(writer.timerMaxMillis("cairn.writer.event.to.write")).isGreaterThanOrEqualTo(3000);
 
     // A decision without the header (state re-published at start, a hand-written message) is
     // written and not timed.
     decisions.send(publish("timed", "web", "192.0.2.31"));
     awaitTargets("timed", "web", "192.0.2.31");
     barrier("timed");
-    assertThat(writer.timerCount("cairn.writer.event-to-write")).isEqualTo(before + 1);
+    assertThat(writer.timerCount("cairn.writer.event.to.write")).isEqualTo(before + 1);
   }
 
   @Test

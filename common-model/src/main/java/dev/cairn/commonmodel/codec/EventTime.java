@@ -12,7 +12,7 @@ import org.apache.kafka.common.header.Headers;
  *
  * <p>The topology-watcher stamps it on every state record it publishes (the earliest event not yet
  * published for that key), and the record-writer measures from it to the write at the API server
- * ({@code cairn.writer.event-to-write}) for decisions that carry it. The strategy-engine carries it
+ * ({@code cairn.writer.event.to.write}) for decisions that carry it. The strategy-engine carries it
  * to its decisions and Gslb statuses: the earliest event time among the inputs coalesced into a
  * decision, or the time it decided one caused by time alone (docs/contracts.md). A record without
  * the header (older producers, the prober's answers, state re-published at start) simply has no

@@ -67,7 +67,7 @@ public final class WriterMetrics {
    * @param latency from the event to the end of the write
    */
   public void eventToWrite(String operation, Duration latency) {
-    Timer.builder("cairn.writer.event-to-write")
+    Timer.builder("cairn.writer.event.to.write")
         .description(
             "From the Kubernetes event behind a decision to the DNSEndpoint write it caused")
         .tag("operation", operation)
@@ -104,8 +104,8 @@ public final class WriterMetrics {
    * One write of a Gslb's embedded Ingress and its result.
    *
    * @param operation {@code create}, {@code update}, {@code release} or {@code delete}
-   * @param result {@code ok}, {@code conflict}, {@code not_found}, {@code invalid}, {@code error},
-   *     {@code skipped}
+   * @param result {@code ok}, {@code conflict}, {@code not_found}, {@code invalid} or {@code error}
+   *     (a write not sent, as by a replica that is not the leader, is not counted)
    * @param latency how long the call took
    */
   public void ingressWrite(String operation, String result, Duration latency) {
@@ -121,8 +121,8 @@ public final class WriterMetrics {
    * One create or update of the Gslb of an annotated Ingress and its result.
    *
    * @param operation {@code create} or {@code update}
-   * @param result {@code ok}, {@code conflict}, {@code not_found}, {@code invalid}, {@code error},
-   *     {@code skipped}
+   * @param result {@code ok}, {@code conflict}, {@code not_found}, {@code invalid} or {@code error}
+   *     (a write not sent, as by a replica that is not the leader, is not counted)
    * @param latency how long the call took
    */
   public void gslbWrite(String operation, String result, Duration latency) {
@@ -146,8 +146,8 @@ public final class WriterMetrics {
   /**
    * One Gslb status write and its result.
    *
-   * @param result {@code ok}, {@code conflict}, {@code not_found}, {@code invalid}, {@code error},
-   *     {@code skipped}
+   * @param result {@code ok}, {@code conflict}, {@code not_found}, {@code invalid} or {@code error}
+   *     (a write not sent, as by a replica that is not the leader, is not counted)
    * @param latency how long the call took
    */
   public void statusWrite(String result, Duration latency) {
@@ -173,7 +173,9 @@ public final class WriterMetrics {
   /**
    * A Kubernetes Event on a source object.
    *
-   * @param reason {@code RecordConflict}, {@code InvalidEndpoint}, {@code InvalidSpec}
+   * @param reason the Event's reason ({@code Notice.Reason}): {@code RecordConflict}, {@code
+   *     InvalidEndpoint}, {@code InvalidSpec}, {@code IngressConflict}, {@code InvalidIngress},
+   *     {@code InvalidAnnotation} or {@code GslbConflict}
    * @param result {@code created}, {@code refreshed} (an existing Event's count bumped), {@code
    *     failed}, {@code dropped} (the send queue was full)
    */
@@ -238,7 +240,8 @@ public final class WriterMetrics {
    * How long a write waited from planned (queued) to sent: the writer's own queueing, apart from
    * the API call ({@code cairn.writer.apply.latency}).
    *
-   * @param kind {@code dnsendpoint} or {@code gslb_status}
+   * @param kind the write's lane: {@code dnsendpoint}, {@code ingress}, {@code gslb} or {@code
+   *     gslb_status}
    */
   public void writeWait(String kind, Duration wait) {
     Timer.builder("cairn.writer.write.wait")
