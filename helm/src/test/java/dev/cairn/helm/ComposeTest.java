@@ -21,7 +21,6 @@ import java.util.Set;
 import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.yaml.snakeyaml.Yaml;
 
@@ -176,7 +175,9 @@ class ComposeTest {
   @Test
   void everyServiceBindsItsFilesAndEnvironment() throws IOException {
     WatcherProperties watcher =
-        Binder.get(load("topology-watcher")).bind("watcher", WatcherProperties.class).get();
+        ServiceConfigLoader.binder(load("topology-watcher"))
+            .bind("watcher", WatcherProperties.class)
+            .get();
     assertThat(watcher.leaderElection().enabled()).isFalse();
     assertThat(watcher.clusterName()).isEqualTo("eu");
 
@@ -191,16 +192,22 @@ class ComposeTest {
     assertThat(prober.getProperty("server.port")).isEqualTo("8082");
 
     StrategyEngineProperties engine =
-        Binder.get(load("strategy-engine")).bind("engine", StrategyEngineProperties.class).get();
+        ServiceConfigLoader.binder(load("strategy-engine"))
+            .bind("engine", StrategyEngineProperties.class)
+            .get();
     assertThat(engine.stateDir()).isEqualTo(Path.of("/tmp/cairn-strategy-engine"));
     assertThat(engine.gslb().zones()).containsExactly("cloud.example.com");
 
     WriterProperties writer =
-        Binder.get(load("record-writer")).bind("writer", WriterProperties.class).get();
+        ServiceConfigLoader.binder(load("record-writer"))
+            .bind("writer", WriterProperties.class)
+            .get();
     assertThat(writer.leaderElection().enabled()).isFalse();
 
     ResponderProperties responder =
-        Binder.get(load("dns-responder")).bind("responder", ResponderProperties.class).get();
+        ServiceConfigLoader.binder(load("dns-responder"))
+            .bind("responder", ResponderProperties.class)
+            .get();
     assertThat(responder.listenAddress().getHostAddress()).isEqualTo("127.0.0.1");
     assertThat(responder.port()).isEqualTo(5353);
     assertThat(responder.snapshotFile())

@@ -2,6 +2,7 @@ package dev.cairn.helm;
 
 import static dev.cairn.helm.RenderedChart.render;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.commonmodel.delegation.DelegationZone;
 import dev.cairn.dnsresponder.config.ResponderProperties;
@@ -17,6 +18,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
@@ -65,7 +67,8 @@ class RenderedSettingsTest {
   void theWatcherReadsWhatTheChartWrites() throws IOException {
     ConfigurableEnvironment env = load(render(globals()), "topology-watcher");
 
-    WatcherProperties p = Binder.get(env).bind("watcher", WatcherProperties.class).get();
+    WatcherProperties p =
+        ServiceConfigLoader.binder(env).bind("watcher", WatcherProperties.class).get();
     assertThat(p.clusterName()).isEqualTo("eu");
     assertThat(p.topics().prefix()).isEqualTo("eu.");
     assertThat(p.topics().partitions()).isEqualTo(3);
@@ -102,7 +105,7 @@ class RenderedSettingsTest {
     ConfigurableEnvironment env = load(render(globals()), "strategy-engine");
 
     StrategyEngineProperties p =
-        Binder.get(env).bind("engine", StrategyEngineProperties.class).get();
+        ServiceConfigLoader.binder(env).bind("engine", StrategyEngineProperties.class).get();
     assertThat(p.gslb().geoTag()).isEqualTo("eu");
     assertThat(p.gslb().zones()).containsExactly("cloud.example.com", "cloud.example.org");
     assertThat(p.gslb().exposedIps()).containsExactly("203.0.113.10", "2001:db8::10");
@@ -121,7 +124,8 @@ class RenderedSettingsTest {
     values.put("record-writer.config.writer.rate-limit.writes-per-second", 200);
     ConfigurableEnvironment env = load(render(values), "record-writer");
 
-    WriterProperties p = Binder.get(env).bind("writer", WriterProperties.class).get();
+    WriterProperties p =
+        ServiceConfigLoader.binder(env).bind("writer", WriterProperties.class).get();
     assertThat(p.topics().prefix()).isEqualTo("eu.");
     assertThat(p.gracePeriod()).isEqualTo(Duration.ofMinutes(2));
     assertThat(p.rateLimit().writesPerSecond()).isEqualTo(200);
@@ -139,7 +143,7 @@ class RenderedSettingsTest {
     ConfigurableEnvironment env = load(render(values), "record-writer");
 
     WriterProperties.Delegation d =
-        Binder.get(env).bind("writer", WriterProperties.class).get().delegation();
+        ServiceConfigLoader.binder(env).bind("writer", WriterProperties.class).get().delegation();
     assertThat(d.enabled()).isTrue();
     assertThat(d.geoTag()).isEqualTo("eu");
     assertThat(d.peerGeoTags()).containsExactly("us", "ap");
@@ -162,7 +166,7 @@ class RenderedSettingsTest {
     ProberProperties prober =
         proberBinder(load(chart, "health-prober")).bind("prober", ProberProperties.class).get();
     StrategyEngineProperties engine =
-        Binder.get(load(chart, "strategy-engine"))
+        ServiceConfigLoader.binder(load(chart, "strategy-engine"))
             .bind("engine", StrategyEngineProperties.class)
             .get();
     assertThat(prober.defaultSplitBrainThreshold()).isEqualTo(Duration.ofSeconds(120));
@@ -200,14 +204,14 @@ class RenderedSettingsTest {
     RenderedChart chart = RenderedChart.render(values);
 
     assertThat(
-            Binder.get(load(chart, "record-writer"))
+            ServiceConfigLoader.binder(load(chart, "record-writer"))
                 .bind("writer", WriterProperties.class)
                 .get()
                 .delegation()
                 .ttl())
         .isEqualTo(Duration.ofSeconds(2_000_000));
     assertThat(
-            Binder.get(load(chart, "dns-responder"))
+            ServiceConfigLoader.binder(load(chart, "dns-responder"))
                 .bind("responder", ResponderProperties.class)
                 .get()
                 .zones()
@@ -215,7 +219,7 @@ class RenderedSettingsTest {
                 .negativeTtl())
         .isEqualTo(Duration.ofSeconds(1_000_000));
     assertThat(
-            Binder.get(load(chart, "strategy-engine"))
+            ServiceConfigLoader.binder(load(chart, "strategy-engine"))
                 .bind("engine", StrategyEngineProperties.class)
                 .get()
                 .gslb()
@@ -230,7 +234,7 @@ class RenderedSettingsTest {
     ConfigurableEnvironment env = load(render(values), "record-writer");
 
     WriterProperties.Delegation d =
-        Binder.get(env).bind("writer", WriterProperties.class).get().delegation();
+        ServiceConfigLoader.binder(env).bind("writer", WriterProperties.class).get().delegation();
     assertThat(d.addresses()).containsExactly("203.0.113.10", "2001:db8::10");
     assertThat(d.service()).isNull();
   }
@@ -239,7 +243,8 @@ class RenderedSettingsTest {
   void theResponderServesEveryZoneOnAllAddresses() throws IOException {
     ConfigurableEnvironment env = load(render(globals()), "dns-responder");
 
-    ResponderProperties p = Binder.get(env).bind("responder", ResponderProperties.class).get();
+    ResponderProperties p =
+        ServiceConfigLoader.binder(env).bind("responder", ResponderProperties.class).get();
     assertThat(p.listenAddress().getHostAddress()).isEqualTo("0.0.0.0");
     assertThat(p.port()).isEqualTo(5353);
     assertThat(p.clusterId()).isEqualTo("eu");
@@ -258,7 +263,8 @@ class RenderedSettingsTest {
     values.put("global.extGslbsClusterGeoTags[1]", "ap");
     ConfigurableEnvironment env = load(render(values), "dns-responder");
 
-    ResponderProperties p = Binder.get(env).bind("responder", ResponderProperties.class).get();
+    ResponderProperties p =
+        ServiceConfigLoader.binder(env).bind("responder", ResponderProperties.class).get();
     DelegationZone zone =
         new DelegationZone("cloud.example.com", "k8gb-test.gslb.cloud.example.com");
     assertThat(p.zones().get(0).ns())
@@ -283,7 +289,8 @@ class RenderedSettingsTest {
     values.put("global.dnsZones[0].parentZone", "example.com");
     ConfigurableEnvironment env = load(render(values), "dns-responder");
 
-    ResponderProperties p = Binder.get(env).bind("responder", ResponderProperties.class).get();
+    ResponderProperties p =
+        ServiceConfigLoader.binder(env).bind("responder", ResponderProperties.class).get();
     DelegationZone zone = new DelegationZone("example.com", "Cloud.Example.com.");
     assertThat(p.zones().get(0).ns())
         .extracting(ns -> ns.name())
@@ -309,10 +316,25 @@ class RenderedSettingsTest {
   }
 
   @Test
+  void aMisspeltSettingInAServicesConfigStopsTheServiceNamingIt() {
+    Map<String, Object> values = RenderedChart.minimalValues();
+    values.put("record-writer.config.writer.grace-perod", "2m");
+    RenderedChart chart = render(values);
+
+    assertThatThrownBy(
+            () ->
+                ServiceConfigLoader.binder(load(chart, "record-writer"))
+                    .bind("writer", WriterProperties.class))
+        .hasRootCauseInstanceOf(UnboundConfigurationPropertiesException.class)
+        .rootCause()
+        .hasMessageContaining("writer.grace-perod");
+  }
+
+  @Test
   void theDefaultsOfOneClusterBindInEveryService() throws IOException {
     RenderedChart chart = render();
 
-    Binder watcher = Binder.get(load(chart, "topology-watcher"));
+    Binder watcher = ServiceConfigLoader.binder(load(chart, "topology-watcher"));
     assertThat(watcher.bind("watcher", WatcherProperties.class).get().topics().prefix()).isEmpty();
     assertThat(
             proberBinder(load(chart, "health-prober"))
@@ -321,20 +343,20 @@ class RenderedSettingsTest {
                 .peers())
         .isEmpty();
     assertThat(
-            Binder.get(load(chart, "strategy-engine"))
+            ServiceConfigLoader.binder(load(chart, "strategy-engine"))
                 .bind("engine", StrategyEngineProperties.class)
                 .get()
                 .applicationId())
         .isEqualTo("cairn-strategy-engine");
     assertThat(
-            Binder.get(load(chart, "record-writer"))
+            ServiceConfigLoader.binder(load(chart, "record-writer"))
                 .bind("writer", WriterProperties.class)
                 .get()
                 .embeddedIngress()
                 .enabled())
         .isTrue();
     assertThat(
-            Binder.get(load(chart, "dns-responder"))
+            ServiceConfigLoader.binder(load(chart, "dns-responder"))
                 .bind("responder", ResponderProperties.class)
                 .get()
                 .zones())

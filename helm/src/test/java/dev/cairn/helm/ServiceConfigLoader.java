@@ -5,11 +5,16 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
+import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.UnboundElementsSourceFilter;
 import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.convert.ConversionService;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
@@ -48,8 +53,25 @@ final class ServiceConfigLoader {
     }
   }
 
+  /**
+   * Binds as the services bind their properties records ({@code ignoreUnknownFields = false}): a
+   * setting under the prefix that the record does not have, from a file or the command line, fails
+   * the bind, naming it (the environment and system properties are not checked, as in Spring Boot).
+   */
+  private static final BindHandler AS_THE_SERVICES =
+      new NoUnboundElementsBindHandler(BindHandler.DEFAULT, new UnboundElementsSourceFilter());
+
   static Binder binder(ConfigurableEnvironment environment) {
-    return Binder.get(environment);
+    return binder(environment, ApplicationConversionService.getSharedInstance());
+  }
+
+  private static Binder binder(ConfigurableEnvironment environment, ConversionService conversion) {
+    return new Binder(
+        ConfigurationPropertySources.get(environment),
+        new PropertySourcesPlaceholdersResolver(environment),
+        conversion,
+        null,
+        AS_THE_SERVICES);
   }
 
   /**
@@ -62,6 +84,6 @@ final class ServiceConfigLoader {
         String.class,
         ServerAddress.class,
         s -> ServerAddress.require("server address", s, ServerAddress.DNS_PORT));
-    return new Binder(ConfigurationPropertySources.get(environment), null, conversion);
+    return binder(environment, conversion);
   }
 }

@@ -44,7 +44,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param geoip the GeoIP database for {@code strategy: geoip}
  * @param kubernetes the API server connection
  */
-@ConfigurationProperties(prefix = "responder")
+@ConfigurationProperties(prefix = "responder", ignoreUnknownFields = false)
 public record ResponderProperties(
     @DefaultValue("127.0.0.1") InetAddress listenAddress,
     @DefaultValue("5353") int port,

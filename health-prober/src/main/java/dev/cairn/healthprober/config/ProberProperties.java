@@ -53,7 +53,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param resolution when hostname targets are resolved again
  * @param topics topic prefix, partitions and replication of the topics this service declares
  */
-@ConfigurationProperties(prefix = "prober")
+@ConfigurationProperties(prefix = "prober", ignoreUnknownFields = false)
 public record ProberProperties(
     String geoTag,
     @DefaultValue List<Peer> peers,

@@ -39,7 +39,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param delegation the zone delegation published for external-dns to push to the edge DNS, as k8gb
  *     publishes it
  */
-@ConfigurationProperties(prefix = "writer")
+@ConfigurationProperties(prefix = "writer", ignoreUnknownFields = false)
 public record WriterProperties(
     @DefaultValue Kubernetes kubernetes,
     @DefaultValue TopicSettings topics,

@@ -64,7 +64,7 @@ import org.springframework.util.unit.DataSize;
  * @param topics topic prefix, partitions and replicas
  * @param gslb the Gslb (k8gb) settings, {@code engine.gslb.*}
  */
-@ConfigurationProperties(prefix = "engine")
+@ConfigurationProperties(prefix = "engine", ignoreUnknownFields = false)
 public record StrategyEngineProperties(
     @DefaultValue("cairn-strategy-engine") String applicationId,
     Path stateDir,

@@ -25,7 +25,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param leaderElection the Lease that picks the one replica that publishes
  * @param clusterName a name for this cluster in logs and health details only
  */
-@ConfigurationProperties(prefix = "watcher")
+@ConfigurationProperties(prefix = "watcher", ignoreUnknownFields = false)
 public record WatcherProperties(
     @DefaultValue Kubernetes kubernetes,
     @DefaultValue TopicSettings topics,
